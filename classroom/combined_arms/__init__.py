@@ -1,0 +1,1 @@
+"""combined_arms"""
