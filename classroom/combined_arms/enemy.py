@@ -1,0 +1,478 @@
+"""The AI defender: reveal tests, enemy fire and its choices (CA "Enemy Fire", "Enemy Decisions").
+
+Every choice is logged with the numbers it compared, so a debrief can show why the
+enemy fired where it did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from classroom import hexgrid as hg
+from classroom.dice import chances
+from classroom.hexgrid import Hex
+
+from .board import DEFENSIVE, HULL_DOWN
+from .fire import Modifier
+from .lines import MAX_RANGE, enemy_line
+from .reasons import CHART, DECISIONS, ENEMY_FIRE
+from .units import BROKEN, POTENTIAL, REAL, EnemyPost, Platoon
+
+ARMOUR_BREAK = 2  # chart form: modified 2+ breaks armour (text form: 5+ with the -3 folded in)
+INFANTRY_HIT = 2
+REVEAL = 5  # CA "Enemy Decisions": 5 or more reveals real counters
+PAYOFF_REVEAL = 6
+ATG_CHANCES_REVEAL = 2
+
+
+# --- order of activation -------------------------------------------------------------------
+
+
+def activation_order(state) -> list[Hex]:
+    """Furthest from the enemy's own edge first, then from the enemy's left to right.
+
+    With the defence always in rows 7-9, "further from their edge" is a lower row, and
+    the enemy, facing row 1, has its left flank at column a.
+    """
+    board = state.board
+    return sorted(
+        (h for h, p in state.enemy.items() if p.platoon is not None),
+        key=lambda h: (h[1], board.column(h)),
+    )
+
+
+# --- enemy fire on armour ------------------------------------------------------------------
+
+
+def armour_modifiers(
+    state, post_hex: Hex, armour: Platoon, with_atg: bool
+) -> list[Modifier] | None:
+    """Modifiers for one enemy platoon firing at one armour platoon, or None if it cannot."""
+    d = hg.distance(post_hex, armour.hex)
+    outside = not hg.in_arc(armour.hex, armour.facing, post_hex)
+    mods: list[Modifier] = []
+    if not with_atg:
+        if d != 1:
+            return None  # CA "Enemy Fire": without ATGs, only adjacent armour
+        if outside:
+            mods.append(Modifier(+1, "firing from outside the armour's forward arc", ENEMY_FIRE))
+        mods.append(Modifier(-1, "range 1", CHART))
+        mods.append(Modifier(-2, "no ATGs: close assault on armour", CHART))
+        rifle = next((u.id for u in state.units_at(armour.hex) if u.is_rifle), None)
+        if rifle:
+            mods.append(Modifier(-1, f"rifle platoon {rifle} shares the armour's hex", ENEMY_FIRE))
+        return mods
+    if d > MAX_RANGE:
+        return None
+    lof = enemy_line(state, post_hex, armour.hex)
+    if lof.blocked:
+        return None
+    if outside:
+        mods.append(Modifier(+1, "firing from outside the armour's forward arc", ENEMY_FIRE))
+    if lof.partial:
+        mods.append(
+            Modifier(
+                -1, f"line of fire partly blocked by {state.label(lof.partly_by[0])}", ENEMY_FIRE
+            )
+        )
+    if state.board.terrain[armour.hex] in HULL_DOWN:
+        mods.append(Modifier(-1, "armour hull down on a crest or farm", ENEMY_FIRE))
+    mods.append(Modifier(-d, f"range {d}", ENEMY_FIRE))
+    return mods
+
+
+def armour_chances(state, post_hex: Hex, armour: Platoon, with_atg: bool) -> int:
+    mods = armour_modifiers(state, post_hex, armour, with_atg)
+    return 0 if mods is None else chances(sum(m.value for m in mods), ARMOUR_BREAK)
+
+
+def best_armour_chance(state, post_hex: Hex, with_atg: bool) -> int:
+    return max(
+        (armour_chances(state, post_hex, a, with_atg) for a in _armour_on_board(state)),
+        default=0,
+    )
+
+
+def _armour_on_board(state) -> list[Platoon]:
+    return [u for u in state.units.values() if u.is_armour and u.on_board]
+
+
+# --- enemy fire on infantry ----------------------------------------------------------------
+
+
+def infantry_modifiers(state, post_hex: Hex, h: Hex) -> list[Modifier] | None:
+    d = hg.distance(post_hex, h)
+    if not 1 <= d <= MAX_RANGE:
+        return None
+    lof = enemy_line(state, post_hex, h)
+    if lof.blocked:
+        return None
+    mods: list[Modifier] = []
+    if state.board.terrain[h] not in DEFENSIVE:
+        mods.append(Modifier(+1, "target not in woods, crest or farm", ENEMY_FIRE))
+    if lof.partial:
+        mods.append(
+            Modifier(
+                -1, f"line of fire partly blocked by {state.label(lof.partly_by[0])}", ENEMY_FIRE
+            )
+        )
+    mods.append(Modifier(-d, f"range {d}", ENEMY_FIRE))
+    return mods
+
+
+@dataclass(frozen=True)
+class HexPayoff:
+    hex: Hex
+    platoon_points: int  # 1 per spent, 2 per fresh infantry platoon
+    chances: int
+    adjacent: bool
+
+    @property
+    def payoff(self) -> int:
+        return self.platoon_points * self.chances * (3 if self.adjacent else 1)
+
+
+def hex_payoffs(state, post_hex: Hex) -> dict[Hex, HexPayoff]:
+    """CA "Enemy Decisions": each infantry hex's payoff for this enemy platoon."""
+    out = {}
+    for h, ids in state.at.items():
+        points = sum((2 if state.units[u].fresh else 1) for u in ids if u[0] != "A")
+        if not points:
+            continue
+        mods = infantry_modifiers(state, post_hex, h)
+        if mods is None:
+            continue
+        c = chances(sum(m.value for m in mods), INFANTRY_HIT)
+        if c:
+            out[h] = HexPayoff(h, points, c, hg.distance(post_hex, h) == 1)
+    return out
+
+
+def clusters(hexes) -> list[tuple[Hex, ...]]:
+    """Every set of 1 to 3 mutually adjacent hexes."""
+    hexes = sorted(hexes)
+    out = [(h,) for h in hexes]
+    for a, b in combinations(hexes, 2):
+        if hg.distance(a, b) == 1:
+            out.append((a, b))
+    for a, b, c in combinations(hexes, 3):
+        if hg.distance(a, b) == 1 and hg.distance(a, c) == 1 and hg.distance(b, c) == 1:
+            out.append((a, b, c))
+    return out
+
+
+def best_clusters(state, post_hex: Hex) -> tuple[int, list[tuple[Hex, ...]], dict[Hex, HexPayoff]]:
+    """The highest total payoff and every cluster that reaches it."""
+    pay = hex_payoffs(state, post_hex)
+    best, winners = 0, []
+    for cl in clusters(pay):
+        total = sum(pay[h].payoff for h in cl)
+        if total > best:
+            best, winners = total, [cl]
+        elif total == best and total > 0:
+            winners.append(cl)
+    return best, winners, pay
+
+
+def nearest_enemy_edge_first(state, options: list, hexes_of) -> list:
+    """CA "Enemy Decisions": among equal choices, prefer hexes nearer the enemy edge."""
+
+    def key(opt):
+        return tuple(sorted((h[1] for h in hexes_of(opt)), reverse=True))
+
+    top = max(key(o) for o in options)
+    return [o for o in options if key(o) == top]
+
+
+def settle_tie(state, options: list, what: str):
+    """Choose among tied options by die roll, logging the roll."""
+    if len(options) == 1:
+        return options[0]
+    i = state.dice.below(len(options))
+    state.log(
+        "roll",
+        f"a die settles the tie between {len(options)} equal {what}: option {i + 1}",
+        purpose="tie-break",
+        options=len(options),
+        picked=i,
+    )
+    return options[i]
+
+
+# --- reveal tests --------------------------------------------------------------------------
+
+
+def many_revealed(state) -> bool:
+    """CA "Enemy Decisions": -1 to reveal rolls once 2 real ATGs or 3 real platoons are out."""
+    return state.real_atgs_revealed >= 2 or state.real_platoons_revealed >= 3
+
+
+def platoon_reveal_modifiers(state, post: EnemyPost) -> list[Modifier]:
+    mods = []
+    late = many_revealed(state)
+    if post.atg is not None:
+        mods.append(Modifier(+1, "an ATG counter is in the hex", DECISIONS))
+    elif post.atg_removed and not late:
+        mods.append(Modifier(-1, "ATGs have been removed from the hex", DECISIONS))
+    if late:
+        mods.append(Modifier(-1, "2 real ATGs or 3 real platoons already revealed", DECISIONS))
+    return mods
+
+
+def atg_reveal_modifiers(state, post: EnemyPost) -> list[Modifier]:
+    mods = []
+    if post.platoon == REAL:
+        mods.append(Modifier(+2, "the platoon is already revealed", DECISIONS))
+    if many_revealed(state):
+        mods.append(Modifier(-1, "2 real ATGs or 3 real platoons already revealed", DECISIONS))
+    return mods
+
+
+def test_platoon(state, h: Hex, why: str) -> bool:
+    """Roll to reveal a potential platoon: real on 5+, otherwise both counters go."""
+    post = state.enemy[h]
+    mods = platoon_reveal_modifiers(state, post)
+    die = state.dice.d6()
+    total = die + sum(m.value for m in mods)
+    real = total >= REVEAL
+    verdict = "a real platoon" if real else "nothing there: counters removed"
+    state.log(
+        "roll",
+        f"reveal test for the platoon in {state.label(h)} ({why}): rolls {die}, "
+        f"modified {total}: {verdict}",
+        purpose="reveal platoon",
+        target=h,
+        die=die,
+        total=total,
+        need=REVEAL,
+        modifiers=[(m.value, m.reason, m.rule) for m in mods],
+        outcome=[verdict],
+    )
+    if real:
+        post.platoon = REAL
+        state.real_platoons_revealed += 1
+    else:
+        del state.enemy[h]
+    return real
+
+
+def test_atg(state, h: Hex, why: str) -> bool:
+    """Roll to reveal potential ATGs: on 5+ ATGs and platoon are real, else the ATGs go."""
+    post = state.enemy[h]
+    mods = atg_reveal_modifiers(state, post)
+    die = state.dice.d6()
+    total = die + sum(m.value for m in mods)
+    real = total >= REVEAL
+    verdict = "real ATGs (and a real platoon)" if real else "no ATGs: ATG counter removed"
+    state.log(
+        "roll",
+        f"reveal test for the ATGs in {state.label(h)} ({why}): rolls {die}, "
+        f"modified {total}: {verdict}",
+        purpose="reveal ATGs",
+        target=h,
+        die=die,
+        total=total,
+        need=REVEAL,
+        modifiers=[(m.value, m.reason, m.rule) for m in mods],
+        outcome=[verdict],
+    )
+    if real:
+        post.atg = REAL
+        state.real_atgs_revealed += 1
+        if post.platoon == POTENTIAL:
+            post.platoon = REAL
+            state.real_platoons_revealed += 1
+    else:
+        post.atg = None
+        post.atg_removed = True
+    return real
+
+
+def reveal_all(state, h: Hex, why: str) -> None:
+    """Test whatever is still potential in the hex, the platoon first."""
+    post = state.enemy.get(h)
+    if post is None:
+        return
+    if post.platoon == POTENTIAL and not test_platoon(state, h, why):
+        return
+    if post.atg == POTENTIAL:
+        test_atg(state, h, why)
+
+
+def break_post(state, h: Hex, by_infantry: bool) -> list[str]:
+    """A modified 4+ from adjacent firers: break the ATGs, and the platoon if infantry fired.
+
+    Counters still potential are tested first (only a hand-made position can put fresh
+    firers next to one; see docs/rules-notes.md).
+    """
+    out = []
+    post = state.enemy.get(h)
+    if post is None:
+        return out
+    if post.atg is not None:
+        if post.atg == POTENTIAL and not test_atg(state, h, "about to be broken"):
+            out.append("the ATG counter proves empty")
+        else:
+            post.atg = None
+            post.atg_removed = True
+            state.atgs_broken += 1
+            out.append("ATGs broken")
+    if by_infantry and post.platoon is not None:
+        if post.platoon == POTENTIAL and not test_platoon(state, h, "about to be broken"):
+            out.append("the platoon counter proves empty")
+            return out
+        post.platoon = None
+        state.enemy_platoons_broken += 1
+        out.append("enemy platoon broken")
+    if post.empty and h in state.enemy:
+        del state.enemy[h]
+    return out
+
+
+# --- activation ----------------------------------------------------------------------------
+
+
+def adjacent_to_friends(state, h: Hex) -> bool:
+    return any(n in state.at for n in state.board.neighbours_on_board[h])
+
+
+def activate(state, h: Hex) -> list[tuple]:
+    """Activate one enemy post; returns agenda items for its fire on infantry."""
+    post = state.enemy.get(h)
+    if post is None or post.platoon is None:
+        return []
+    _reveal_on_activation(state, h, post)
+    post = state.enemy.get(h)
+    if post is None:
+        return []
+    if not post.fresh:
+        post.fresh = True
+        state.log(
+            "enemy", f"{state.label(h)}: spent counters become fresh instead of firing", hex=h
+        )
+        return []
+    if post.platoon != REAL:
+        return []
+    fire_on_armour(state, h, post)
+    return choose_infantry_target(state, h)
+
+
+def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:
+    adjacent = adjacent_to_friends(state, h)
+    need_platoon = need_atg = False
+    why_platoon = why_atg = "adjacent to your platoons"
+    if post.platoon == POTENTIAL:
+        if adjacent:
+            need_platoon = True
+        elif post.fresh:
+            best, _, _ = best_clusters(state, h)
+            if best >= PAYOFF_REVEAL:
+                need_platoon, why_platoon = True, f"payoff {best} against your infantry"
+    if post.atg == POTENTIAL:
+        if adjacent:
+            need_atg = True
+        elif post.fresh:
+            c = best_armour_chance(state, h, with_atg=True)
+            if c >= ATG_CHANCES_REVEAL:
+                need_atg, why_atg = True, f"{c} chances in 6 against your armour"
+    if need_platoon and not test_platoon(state, h, why_platoon):
+        return
+    if need_atg and state.enemy[h].atg == POTENTIAL:
+        test_atg(state, h, why_atg)
+
+
+def fire_on_armour(state, h: Hex, post: EnemyPost) -> None:
+    """CA "Enemy Decisions": fire on the armour platoon with the best chance of a kill."""
+    with_atg = post.atg == REAL
+    scored = []
+    for a in _armour_on_board(state):
+        c = armour_chances(state, h, a, with_atg)
+        if c:
+            scored.append((c, a))
+    if not scored:
+        return
+    best = max(c for c, _ in scored)
+    tied = [a for c, a in scored if c == best]
+    tied = nearest_enemy_edge_first(state, tied, lambda a: [a.hex])
+    target = settle_tie(state, tied, "armour targets")
+    state.log(
+        "ai",
+        f"{state.label(h)} fires on armour {target.id}: {best} chances in 6 "
+        f"(compared: {', '.join(f'{a.id} {c}' for c, a in scored)})",
+        hex=h,
+        target=target.id,
+        compared={a.id: c for c, a in scored},
+        rule=DECISIONS,
+    )
+    mods = armour_modifiers(state, h, target, with_atg)
+    die = state.dice.d6()
+    total = die + sum(m.value for m in mods)
+    broken = total >= ARMOUR_BREAK
+    verdict = f"{target.id} broken" if broken else "miss"
+    state.log(
+        "roll",
+        f"{'ATGs' if with_atg else 'infantry'} in {state.label(h)} fire on {target.id}: "
+        f"rolls {die}, modified {total}: {verdict}",
+        purpose="enemy fire on armour",
+        hex=h,
+        unit=target.id,
+        die=die,
+        total=total,
+        need=ARMOUR_BREAK,
+        modifiers=[(m.value, m.reason, m.rule) for m in mods],
+        outcome=[verdict],
+    )
+    if broken:
+        state.remove(target, BROKEN)
+
+
+def choose_infantry_target(state, h: Hex) -> list[tuple]:
+    best, winners, pay = best_clusters(state, h)
+    if not winners:
+        return []
+    winners = nearest_enemy_edge_first(state, winners, lambda cl: cl)
+    cluster = settle_tie(state, winners, "clusters")
+    state.log(
+        "ai",
+        f"{state.label(h)} engages {', '.join(state.label(x) for x in cluster)}: total payoff {best} ("
+        + "; ".join(f"{state.label(x)} {p.payoff}" for x, p in sorted(pay.items()))
+        + ")",
+        hex=h,
+        cluster=list(cluster),
+        payoff=best,
+        payoffs={state.label(x): p.payoff for x, p in pay.items()},
+        rule=DECISIONS,
+    )
+    return [("hexes_under_fire", "enemy fire", h, tuple(cluster))]
+
+
+def roll_enemy_fire_on_hex(state, firer: Hex, h: Hex) -> int:
+    """One enemy roll against one infantry hex; returns the loss count per platoon hit."""
+    mods = infantry_modifiers(state, firer, h)
+    infantry = [u for u in state.units_at(h) if u.is_infantry]
+    if mods is None or not infantry:
+        return 0
+    die = state.dice.d6()
+    total = die + sum(m.value for m in mods)
+    hit = total >= INFANTRY_HIT
+    each = 2 if hg.distance(firer, h) == 1 else 1
+    verdict = f"{', '.join(u.id for u in infantry)} pinned, {each} loss each" if hit else "miss"
+    state.log(
+        "roll",
+        f"enemy in {state.label(firer)} fire on {state.label(h)}: rolls {die}, "
+        f"modified {total}: {verdict}",
+        purpose="enemy fire on infantry",
+        hex=firer,
+        target=h,
+        die=die,
+        total=total,
+        need=INFANTRY_HIT,
+        modifiers=[(m.value, m.reason, m.rule) for m in mods],
+        outcome=[verdict],
+    )
+    if not hit:
+        return 0
+    for u in infantry:
+        u.fresh = False
+    return each

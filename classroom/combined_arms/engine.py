@@ -1,0 +1,772 @@
+"""The rules engine: check an action, apply it, and play the engine's steps.
+
+* :func:`check` returns an :class:`~.reasons.Illegal` (rule section and sentence) or None;
+* :func:`apply` checks, then changes the state; an illegal action raises
+  :class:`~.reasons.IllegalAction` and leaves the state untouched;
+* :func:`legal_actions` lists what a seat may do now.
+
+The clock moves only on :class:`~.actions.EndPhase` (and :class:`~.actions.EndGame`);
+the engine then works through the declared steps of ``sequence.SEQUENCE`` and stops
+where the rules give the commander a choice (``state.pending``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import permutations
+
+from classroom import hexgrid as hg
+from classroom.hexgrid import Hex
+
+from . import enemy, fire, mortars, movement
+from .actions import (
+    CallMortar,
+    ChooseBroken,
+    ChooseRollOrder,
+    DeclareFire,
+    EndGame,
+    EndPhase,
+    Enter,
+    Exploit,
+    Face,
+    Move,
+    ResolveFire,
+    Withdraw,
+)
+from .reasons import COOP, FIRE, MORTARS, MOVEMENT, SEQUENCE, Illegal, IllegalAction
+from .sequence import engine_steps_after, title
+from .state import LAST_TURN, TRACK_SIZE, Decision, Declaration, GameState, MortarTarget
+from .units import BROKEN, EXPLOITED, POTENTIAL, WITHDRAWN
+from .victory import score_state
+
+# --- checks --------------------------------------------------------------------------------
+
+
+def check(state: GameState, action) -> Illegal | None:
+    """Why ``action`` may not be taken now, or None if it may."""
+    seat = state.seats.get(action.seat)
+    if seat is None:
+        return Illegal(COOP, f"there is no seat called {action.seat!r} in this game")
+    if state.over:
+        return Illegal(SEQUENCE, "the game is over")
+    checker = _CHECKS.get(type(action))
+    if checker is None:
+        return Illegal(SEQUENCE, f"{type(action).__name__} is not a Combined Arms action")
+    if state.pending is not None and type(action) not in (ChooseRollOrder, ChooseBroken):
+        return Illegal(
+            state.pending.rule or SEQUENCE,
+            f"waiting for the commander to decide: {state.pending.prompt}",
+        )
+    return checker(state, seat, action)
+
+
+def _unit(state, seat, unit_id: str):
+    unit = state.units.get(unit_id)
+    if unit is None:
+        return None, Illegal(MOVEMENT, f"there is no platoon {unit_id!r}")
+    if not seat.commands(unit_id):
+        return None, Illegal(COOP, f"{unit_id} is not commanded by seat {seat.name!r}")
+    return unit, None
+
+
+def _in_phase(state, phase: str, what: str) -> Illegal | None:
+    if state.phase != phase:
+        return Illegal(
+            SEQUENCE, f"{what} only in the {title(phase)}; it is now the {title(state.phase)}"
+        )
+    return None
+
+
+def _check_enter(state, seat, a: Enter):
+    unit, why = _unit(state, seat, a.unit)
+    return (
+        why
+        or _in_phase(state, "friendly_move", "platoons enter")
+        or movement.check_enter(state, unit, a.to, a.facing)
+    )
+
+
+def _check_move(state, seat, a: Move):
+    unit, why = _unit(state, seat, a.unit)
+    return (
+        why
+        or _in_phase(state, "friendly_move", "platoons move")
+        or movement.check_move(state, unit, a.to, a.facing)
+    )
+
+
+def _check_withdraw(state, seat, a: Withdraw):
+    unit, why = _unit(state, seat, a.unit)
+    return (
+        why
+        or _in_phase(state, "friendly_move", "platoons withdraw")
+        or movement.check_withdraw(state, unit)
+    )
+
+
+def _check_exploit(state, seat, a: Exploit):
+    unit, why = _unit(state, seat, a.unit)
+    return (
+        why
+        or _in_phase(state, "friendly_move", "platoons exploit")
+        or movement.check_exploit(state, unit)
+    )
+
+
+def _check_face(state, seat, a: Face):
+    unit, why = _unit(state, seat, a.unit)
+    if why:
+        return why
+    why = _in_phase(state, "friendly_fire", "armour changes facing without moving")
+    if why:
+        return why
+    if not unit.is_armour:
+        return Illegal(FIRE, f"{unit.id} is not armour and has no facing")
+    if not unit.on_board or not unit.fresh:
+        return Illegal(
+            FIRE,
+            f"only fresh armour on the board may change facing in the fire phase; {unit.id} may not",
+        )
+    if a.facing not in range(6):
+        return Illegal(FIRE, "a facing is a corner numbered 0-5")
+    if a.facing == unit.facing:
+        return Illegal(FIRE, f"{unit.id} already faces that corner")
+    if state.declaration and unit.id in state.declaration.firers:
+        return Illegal(FIRE, f"{unit.id} is committed to fire and may not turn now")
+    return None
+
+
+def _check_call_mortar(state, seat, a: CallMortar):
+    why = _in_phase(state, "friendly_fire", "mortars are called")
+    if why:
+        return why
+    if "mortars" not in seat.powers:
+        return Illegal(COOP, f"seat {seat.name!r} does not command the mortars")
+    if state.mortar_called:
+        return Illegal(MORTARS, "the mortars have already been called this turn")
+    if state.engaged or state.declaration:
+        return Illegal(MORTARS, "mortars must be called before any platoon fires")
+    spotter = state.units.get(a.spotter)
+    if spotter is None:
+        return Illegal(MORTARS, f"there is no platoon {a.spotter!r}")
+    return mortars.spotter_problem(state, spotter) or mortars.friendly_target_problem(
+        state, a.target, spotter, a.smoke
+    )
+
+
+def _check_declare(state, seat, a: DeclareFire):
+    why = _in_phase(state, "friendly_fire", "platoons fire")
+    if why:
+        return why
+    if not a.firers:
+        return Illegal(FIRE, "name at least one platoon to fire")
+    if len(set(a.firers)) != len(a.firers):
+        return Illegal(FIRE, "a platoon is named twice")
+    decl = state.declaration
+    if decl is not None and decl.target != a.target:
+        return Illegal(
+            FIRE, f"fire is already committed on {state.label(decl.target)}; resolve it first"
+        )
+    if decl is None and a.target in state.engaged:
+        return Illegal(
+            FIRE,
+            f"{_label(state, a.target)} has already been engaged this phase; "
+            "all fire on a hex is committed at once",
+        )
+    units = []
+    for uid in a.firers:
+        unit, why = _unit(state, seat, uid)
+        if why:
+            return why
+        if decl and uid in decl.firers:
+            return Illegal(FIRE, f"{uid} is already committed against this hex")
+        why = fire.firer_problem(state, unit, a.target)
+        if why:
+            return why
+        units.append(unit)
+    committed = [state.units[u] for u in (decl.firers if decl else ())]
+    return fire.company_problem(committed + units)
+
+
+def _check_resolve(state, seat, a: ResolveFire):
+    decl = state.declaration
+    if decl is None:
+        return Illegal(FIRE, "no fire is waiting to be resolved")
+    if "command" not in seat.powers and seat.name not in decl.seats:
+        return Illegal(
+            COOP, "only a seat with a platoon in the declaration, or the commander, resolves it"
+        )
+    return None
+
+
+def _check_end_phase(state, seat, a: EndPhase):
+    if "command" not in seat.powers:
+        return Illegal(COOP, "only the overall commander ends a phase")
+    if state.phase not in ("friendly_move", "friendly_fire"):
+        return Illegal(SEQUENCE, f"the {title(state.phase)} is played by the engine")
+    if state.declaration is not None:
+        return Illegal(FIRE, "resolve the committed fire before ending the phase")
+    return None
+
+
+def _check_end_game(state, seat, a: EndGame):
+    if "command" not in seat.powers:
+        return Illegal(COOP, "only the overall commander ends the game")
+    if state.phase != "friendly_move" or state.acted_this_turn:
+        return Illegal(SEQUENCE, "the game may be ended only between turns, before anything moves")
+    if state.turn < 2:
+        return Illegal(SEQUENCE, "play at least one turn before ending the game")
+    return None
+
+
+def _check_decision(kind: str):
+    def checker(state, seat, a):
+        p = state.pending
+        if p is None or p.kind != kind:
+            return Illegal(SEQUENCE, "no such choice is waiting")
+        if p.power not in seat.powers:
+            return Illegal(COOP, "this choice belongs to the overall commander")
+        choice = a.hexes if kind == "roll_order" else a.unit
+        if choice not in p.options:
+            return Illegal(p.rule or SEQUENCE, f"{choice!r} is not one of the choices offered")
+        return None
+
+    return checker
+
+
+_CHECKS = {
+    Enter: _check_enter,
+    Move: _check_move,
+    Withdraw: _check_withdraw,
+    Exploit: _check_exploit,
+    Face: _check_face,
+    CallMortar: _check_call_mortar,
+    DeclareFire: _check_declare,
+    ResolveFire: _check_resolve,
+    EndPhase: _check_end_phase,
+    EndGame: _check_end_game,
+    ChooseRollOrder: _check_decision("roll_order"),
+    ChooseBroken: _check_decision("break"),
+}
+
+
+def _label(state, h: Hex) -> str:
+    return state.label(h) if h in state.board.hex_set else str(h)
+
+
+# --- applying ------------------------------------------------------------------------------
+
+
+def apply(state: GameState, action) -> GameState:
+    """Apply a legal action (raising IllegalAction otherwise) and run the engine on."""
+    reason = check(state, action)
+    if reason is not None:
+        raise IllegalAction(reason, action)
+    _APPLY[type(action)](state, action)
+    state.actions.append(action)
+    run_agenda(state)
+    return state
+
+
+def try_apply(state: GameState, action) -> Illegal | None:
+    """Like :func:`apply`, but returns the reason instead of raising."""
+    reason = check(state, action)
+    if reason is None:
+        _APPLY[type(action)](state, action)
+        state.actions.append(action)
+        run_agenda(state)
+    return reason
+
+
+def _do_enter(state, a: Enter):
+    unit = state.units[a.unit]
+    state.place(unit, a.to)
+    unit.fresh = False
+    if unit.is_armour:
+        unit.facing = a.facing
+    state.acted_this_turn = True
+    state.log(
+        "move", f"{unit.id} enters at {state.label(a.to)}", unit=unit.id, to=a.to, facing=a.facing
+    )
+
+
+def _do_move(state, a: Move):
+    unit = state.units[a.unit]
+    frm = unit.hex
+    state.place(unit, a.to)
+    unit.fresh = False
+    if unit.is_armour and a.facing is not None:
+        unit.facing = a.facing
+    state.acted_this_turn = True
+    state.log(
+        "move",
+        f"{unit.id} moves {state.label(frm)} -> {state.label(a.to)}",
+        unit=unit.id,
+        frm=frm,
+        to=a.to,
+        facing=unit.facing,
+    )
+
+
+def _do_withdraw(state, a: Withdraw):
+    unit = state.units[a.unit]
+    frm = unit.hex
+    state.remove(unit, WITHDRAWN)
+    state.acted_this_turn = True
+    state.log(
+        "move",
+        f"{unit.id} withdraws from {state.label(frm)}",
+        unit=unit.id,
+        frm=frm,
+        reason="withdraw",
+    )
+
+
+def _do_exploit(state, a: Exploit):
+    unit = state.units[a.unit]
+    frm = unit.hex
+    state.remove(unit, EXPLOITED)
+    state.acted_this_turn = True
+    state.log(
+        "move",
+        f"{unit.id} exploits off the enemy edge from {state.label(frm)}",
+        unit=unit.id,
+        frm=frm,
+    )
+
+
+def _do_face(state, a: Face):
+    unit = state.units[a.unit]
+    unit.facing = a.facing
+    state.acted_this_turn = True
+    state.log(
+        "face",
+        f"{unit.id} turns to face the {hg.CORNER_NAMES[a.facing]} corner",
+        unit=unit.id,
+        facing=a.facing,
+    )
+
+
+def _do_call_mortar(state, a: CallMortar):
+    state.friendly_mortar = MortarTarget(a.target, state.turn, a.smoke, a.spotter)
+    state.mortar_called = True
+    state.acted_this_turn = True
+    if a.smoke:
+        state.smoke_ammo -= 1
+    kind = "smoke" if a.smoke else "high explosive"
+    state.log(
+        "mortar",
+        f"{a.spotter} calls {kind} on {state.label(a.target)}",
+        target=a.target,
+        spotter=a.spotter,
+        smoke=a.smoke,
+    )
+
+
+def _do_declare(state, a: DeclareFire):
+    decl = state.declaration
+    if decl is None:
+        decl = state.declaration = Declaration(a.target, [], [])
+    decl.firers.extend(a.firers)
+    if a.seat not in decl.seats:
+        decl.seats.append(a.seat)
+    state.acted_this_turn = True
+    state.log(
+        "declare",
+        f"{', '.join(a.firers)} committed against {state.label(a.target)}",
+        target=a.target,
+        firers=list(a.firers),
+        seat=a.seat,
+    )
+    if a.resolve:
+        _do_resolve(state, None)
+
+
+def _do_resolve(state, a):
+    decl = state.declaration
+    state.declaration = None
+    fire.resolve_declaration(state, decl.target, decl.firers)
+
+
+def _do_end_phase(state, a: EndPhase):
+    if state.phase == "friendly_move":
+        state.phase = "friendly_fire"
+        state.engaged = {}
+        state.mortar_called = False
+        state.log("phase", f"Turn {state.turn}: {title(state.phase)}")
+        return
+    state.agenda.extend(engine_steps_after("friendly_fire", state.turn))
+
+
+def _do_end_game(state, a: EndGame):
+    state.log("phase", f"the game is ended after turn {state.turn - 1}")
+    state.agenda.extend([("final_reveal",), ("score", state.turn - 1)])
+
+
+def _do_choose_order(state, a: ChooseRollOrder):
+    p = state.pending
+    state.pending = None
+    kind, source = p.context
+    state.log(
+        "decision",
+        f"commander rolls for {', '.join(state.label(h) for h in a.hexes)} in that order",
+        hexes=list(a.hexes),
+    )
+    state.agenda[0:0] = [("hex_roll", kind, source, h) for h in a.hexes]
+
+
+def _do_choose_broken(state, a: ChooseBroken):
+    state.pending = None
+    _break_infantry(state, state.units[a.unit], "commander's choice")
+
+
+_APPLY = {
+    Enter: _do_enter,
+    Move: _do_move,
+    Withdraw: _do_withdraw,
+    Exploit: _do_exploit,
+    Face: _do_face,
+    CallMortar: _do_call_mortar,
+    DeclareFire: _do_declare,
+    ResolveFire: _do_resolve,
+    EndPhase: _do_end_phase,
+    EndGame: _do_end_game,
+    ChooseRollOrder: _do_choose_order,
+    ChooseBroken: _do_choose_broken,
+}
+
+
+# --- the engine's own steps ----------------------------------------------------------------
+
+
+def run_agenda(state: GameState) -> None:
+    """Work through queued engine steps until a choice is needed or the queue is empty."""
+    while state.agenda and state.pending is None:
+        item = state.agenda.pop(0)
+        more = _STEPS[item[0]](state, *item[1:])
+        if more:
+            state.agenda[0:0] = more
+
+
+def _step_phase(state, name: str):
+    state.phase = name
+    state.log("phase", f"Turn {state.turn}: {title(name)}")
+
+
+def _step_friendly_mortar(state):
+    m = state.friendly_mortar
+    if m is None or m.turn != state.turn:
+        state.friendly_mortar = None  # last turn's counter comes off: no fire this turn
+        return None
+    hexes = mortars.scatter(state, m.hex, "your mortars" + (" (smoke)" if m.smoke else ""))
+    if m.smoke:
+        for h in hexes:
+            state.smoke[h] = state.turn + 1  # lasts to the end of your next fire phase
+        state.log(
+            "mortar",
+            f"smoke lands on {', '.join(state.label(h) for h in hexes)}",
+            hexes=list(hexes),
+        )
+        return None
+    return [
+        (
+            "hexes_under_fire",
+            "your mortars",
+            m.hex,
+            tuple(h for h in hexes if mortars.occupied_for_mortars(state, h)),
+        )
+    ]
+
+
+def _step_bombardment(state):
+    """CA "Sequence of Play": on turn 1, artillery pins potential enemies with a line to you."""
+    for h in enemy.activation_order(state):
+        post = state.enemy[h]
+        if post.platoon != POTENTIAL or not post.fresh:
+            continue
+        sees = any(
+            1 <= hg.distance(h, u.hex) <= 5 and not enemy.enemy_line(state, h, u.hex).blocked
+            for u in state.on_board()
+        )
+        if not sees:
+            continue
+        die = state.dice.d6()
+        pinned = die >= 2
+        if pinned:
+            post.fresh = False
+        state.log(
+            "roll",
+            f"preliminary bombardment on {state.label(h)}: rolls {die}: "
+            f"{'pinned' if pinned else 'no effect'}",
+            purpose="preliminary bombardment",
+            target=h,
+            die=die,
+            total=die,
+            need=2,
+            outcome=["pinned" if pinned else "no effect"],
+            modifiers=[],
+        )
+    return None
+
+
+def _step_smoke_clears(state):
+    gone = [h for h, last in state.smoke.items() if last <= state.turn]
+    for h in gone:
+        del state.smoke[h]
+    if gone:
+        state.log(
+            "mortar", f"smoke clears from {', '.join(state.label(h) for h in gone)}", hexes=gone
+        )
+
+
+def _step_recovery(state):
+    for u in state.units.values():
+        if u.on_board:
+            u.fresh = True
+
+
+def _step_enemy_mortar_call(state):
+    mortars.enemy_mortar_call(state)
+
+
+def _step_activation(state):
+    return [("activate", h) for h in enemy.activation_order(state)]
+
+
+def _step_activate(state, h):
+    return enemy.activate(state, h)
+
+
+def _step_enemy_mortar_resolution(state):
+    m = state.enemy_mortar
+    if m is None or m.turn != state.turn:
+        return None
+    hexes = mortars.scatter(state, m.hex, "enemy mortars")
+    return [
+        (
+            "hexes_under_fire",
+            "enemy mortars",
+            m.hex,
+            tuple(h for h in hexes if mortars.occupied_for_mortars(state, h)),
+        )
+    ]
+
+
+def _step_end_turn(state):
+    if state.turn >= LAST_TURN:
+        return [("final_reveal",), ("score", LAST_TURN)]
+    state.turn += 1
+    state.phase = "friendly_move"
+    state.acted_this_turn = False
+    state.log("phase", f"Turn {state.turn}: {title(state.phase)}")
+    return None
+
+
+def _step_hexes_under_fire(state, kind: str, source: Hex, hexes: tuple):
+    """Several hexes are rolled for; the commander picks the order if it can matter."""
+    if not hexes:
+        return None
+    if len(hexes) > 1 and _order_can_matter(state, kind, source, hexes):
+        options = tuple(permutations(hexes))
+        if not state.options.auto_decisions:
+            state.pending = Decision(
+                "roll_order",
+                options,
+                context=(kind, source),
+                rule=COOP if len(state.seats) > 1 else 'CA "Enemy Fire"',
+                prompt=f"{kind}: in which order are {', '.join(state.label(h) for h in hexes)} rolled for?",
+            )
+            return None
+    return [("hex_roll", kind, source, h) for h in hexes]
+
+
+def _order_can_matter(state, kind: str, source: Hex, hexes: tuple) -> bool:
+    worst = 0
+    with_infantry = 0
+    for h in hexes:
+        n = sum(1 for u in state.at.get(h, ()) if u[0] != "A")
+        if n:
+            with_infantry += 1
+        each = 2 if (kind == "enemy fire" and hg.distance(source, h) == 1) else 1
+        worst += n * each
+    return with_infantry > 1 and state.losses + worst >= TRACK_SIZE
+
+
+def _step_hex_roll(state, kind: str, source: Hex, h: Hex):
+    infantry = [u for u in state.units_at(h) if u.is_infantry]
+    if kind == "enemy fire":
+        each = enemy.roll_enemy_fire_on_hex(state, source, h)
+    else:
+        each = mortars.roll_mortar_on_hex(state, h, kind)
+    if not each or not infantry:
+        return None
+    return _add_losses(state, h, each * len(infantry))
+
+
+def _add_losses(state, h: Hex, n: int):
+    before = state.losses
+    total = before + n
+    crossings = total // TRACK_SIZE
+    state.losses = total % TRACK_SIZE
+    state.log(
+        "losses",
+        f"infantry losses {before} -> {state.losses} (+{n})"
+        + (f": {crossings} platoon(s) in {state.label(h)} broken" if crossings else ""),
+        before=before,
+        after=state.losses,
+        added=n,
+        crossings=crossings,
+        hex=h,
+    )
+    return [("break", h)] * crossings
+
+
+def _step_break(state, h: Hex):
+    cands = [u for u in state.units_at(h) if u.is_infantry]
+    if not cands:
+        state.log("losses", f"losses pass 7 to 0 but no infantry is left in {state.label(h)}")
+        return None
+    if len(cands) == 1:
+        _break_infantry(state, cands[0], "the only infantry platoon in the hex")
+        return None
+    if state.options.auto_decisions:
+        _break_infantry(state, default_broken(cands), "chosen by the engine")
+        return None
+    state.pending = Decision(
+        "break",
+        tuple(u.id for u in cands),
+        context=(h,),
+        rule='CA "Enemy Fire"',
+        prompt=f"losses passed 7 to 0: which platoon in {state.label(h)} is broken?",
+    )
+    return None
+
+
+def default_broken(cands):
+    """The engine's pick when asked to choose: an MMG before a rifle platoon, then the last."""
+    mmgs = [u for u in cands if u.is_mmg]
+    return (mmgs or cands)[-1]
+
+
+def _break_infantry(state, unit, why: str) -> None:
+    h = unit.hex
+    state.remove(unit, BROKEN)
+    state.log("break", f"{unit.id} in {state.label(h)} is broken ({why})", unit=unit.id, hex=h)
+
+
+def _step_final_reveal(state):
+    state.phase = "over"
+    for h in enemy.activation_order(state):
+        enemy.reveal_all(state, h, "end of the game")
+    for h, post in list(state.enemy.items()):
+        if post.atg == POTENTIAL:
+            enemy.test_atg(state, h, "end of the game")
+
+
+def _step_score(state, turns: int):
+    state.phase = "over"
+    state.result = score_state(state, turns)
+    state.log(
+        "score",
+        str(state.result),
+        total=state.result.total,
+        won=state.result.won,
+        rows=state.result.as_rows(),
+    )
+
+
+_STEPS = {
+    "phase": _step_phase,
+    "friendly_mortar_resolution": _step_friendly_mortar,
+    "preliminary_bombardment": _step_bombardment,
+    "smoke_clears": _step_smoke_clears,
+    "recovery": _step_recovery,
+    "enemy_mortar_call": _step_enemy_mortar_call,
+    "activation": _step_activation,
+    "activate": _step_activate,
+    "enemy_mortar_resolution": _step_enemy_mortar_resolution,
+    "end_turn": _step_end_turn,
+    "hexes_under_fire": _step_hexes_under_fire,
+    "hex_roll": _step_hex_roll,
+    "break": _step_break,
+    "final_reveal": _step_final_reveal,
+    "score": _step_score,
+}
+
+
+# --- what may be done ----------------------------------------------------------------------
+
+
+def legal_actions(state: GameState, seat: str) -> list:
+    """Every action ``seat`` may take now (fire: one firer per action; join to group)."""
+    return list(iter_legal_actions(state, seat))
+
+
+def iter_legal_actions(state: GameState, seat_name: str) -> Iterator:
+    seat = state.seats.get(seat_name)
+    if seat is None or state.over:
+        return
+    if state.pending is not None:
+        yield from _decision_actions(state, seat)
+        return
+    candidates = []
+    if state.phase == "friendly_move":
+        candidates = list(_move_candidates(state, seat))
+        candidates.append(EndGame(seat.name))
+    elif state.phase == "friendly_fire":
+        candidates = list(_fire_candidates(state, seat))
+    candidates.append(EndPhase(seat.name))
+    for a in candidates:
+        if check(state, a) is None:
+            yield a
+
+
+def _decision_actions(state, seat):
+    p = state.pending
+    if p.power not in seat.powers:
+        return
+    for opt in p.options:
+        yield (
+            ChooseRollOrder(seat.name, opt)
+            if p.kind == "roll_order"
+            else ChooseBroken(seat.name, opt)
+        )
+
+
+def _move_candidates(state, seat):
+    for uid in sorted(seat.units):
+        unit = state.units[uid]
+        for verb, h, f in movement.destinations(state, unit):
+            if verb == "enter":
+                yield Enter(seat.name, uid, h, f)
+            elif verb == "move":
+                yield Move(seat.name, uid, h, f)
+            elif verb == "withdraw":
+                yield Withdraw(seat.name, uid)
+            else:
+                yield Exploit(seat.name, uid)
+
+
+def _fire_candidates(state, seat):
+    decl = state.declaration
+    if decl is not None:
+        yield ResolveFire(seat.name)
+        targets = [decl.target]
+    else:
+        targets = [h for h in state.enemy if h not in state.engaged]
+        if "mortars" in seat.powers and not state.mortar_called and not state.engaged:
+            for smoke in (False, True):
+                for h, sp in mortars.friendly_targets(state, smoke).items():
+                    yield CallMortar(seat.name, h, sp, smoke)
+    for uid in sorted(seat.units):
+        unit = state.units[uid]
+        if not unit.on_board or not unit.fresh:
+            continue
+        if unit.is_armour and decl is None:
+            for f in range(6):
+                if f != unit.facing:
+                    yield Face(seat.name, uid, f)
+        for t in targets:
+            if hg.distance(unit.hex, t) <= 5:
+                yield DeclareFire(seat.name, t, (uid,), True)
+                yield DeclareFire(seat.name, t, (uid,), False)

@@ -1,0 +1,243 @@
+"""Movement (CA "Movement", Figures 3 and 4).
+
+Each function answers one question the rule asks, returning an :class:`Illegal`
+reason or None. ``destinations`` lists every legal move of one platoon for the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from classroom import hexgrid as hg
+from classroom.hexgrid import Hex
+
+from .board import ARMOUR_CANNOT_ENTER
+from .reasons import MOVEMENT, Illegal
+from .units import BOARD, OFF, Platoon
+
+TERRAIN_WORDS = {"poor": "poor going", "woods": "woods", "wooded_crest": "a wooded crest"}
+
+
+def may_enter_hex(state, unit: Platoon, h: Hex) -> Illegal | None:
+    """Can ``unit`` enter hex ``h`` (stacking, terrain, edges, enemy)?"""
+    board = state.board
+    if h not in board.hex_set:
+        return Illegal(MOVEMENT, f"{h} is not on the board")
+    name = board.label(h)
+    if h in board.closed_side_edge:
+        return Illegal(
+            MOVEMENT, f"{name} is a side-edge hex of the 5 middle rows; no platoon may enter it"
+        )
+    if h in state.enemy:
+        return Illegal(MOVEMENT, f"{name} holds an enemy counter; platoons may not enter it")
+    others = [state.units[u] for u in state.at.get(h, ()) if u != unit.id]
+    if unit.is_rifle:
+        for o in others:
+            if o.is_rifle and o.company != unit.company:
+                return Illegal(
+                    MOVEMENT,
+                    f"{unit.id} may not join {o.id} in {name}: rifle platoons of different "
+                    f"companies never share a hex",
+                )
+    if unit.is_armour:
+        terrain = board.terrain[h]
+        if terrain in ARMOUR_CANNOT_ENTER:
+            return Illegal(MOVEMENT, f"armour may not enter {TERRAIN_WORDS[terrain]} ({name})")
+        for o in others:
+            if o.is_armour:
+                return Illegal(MOVEMENT, f"armour may not enter {name}: {o.id} is already there")
+    return None
+
+
+def may_move_at_all(unit: Platoon) -> Illegal | None:
+    if not unit.fresh:
+        return Illegal(MOVEMENT, f"{unit.id} is spent; spent platoons may not move")
+    return None
+
+
+def check_enter(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    if unit.where != OFF:
+        return Illegal(
+            MOVEMENT, f"{unit.id} has already entered; platoons enter only once and never return"
+        )
+    if unit.is_armour:
+        return _check_armour_entry(state, unit, to, facing)
+    if facing is not None:
+        return Illegal(MOVEMENT, "only armour has a facing")
+    if to not in state.board.friendly_edge:
+        return Illegal(
+            MOVEMENT, "platoons enter the board only on one of your 7 rear-edge hexes (row 1)"
+        )
+    return may_enter_hex(state, unit, to)
+
+
+def _check_armour_entry(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    board = state.board
+    if facing not in range(6):
+        return Illegal(MOVEMENT, "armour entering the board must choose a facing (a corner 0-5)")
+    if to == board.road[1]:
+        path = (board.road_beyond_friendly_edge, board.road[0], board.road[1])
+        return _road_run(state, unit, path, facing, "enter")
+    if to not in board.friendly_edge:
+        return Illegal(
+            MOVEMENT,
+            "armour enters on a rear-edge hex, or two hexes in along the road (row 2's road hex)",
+        )
+    behind = [n for n in hg.neighbours(to) if n[1] < 0]
+    if not any(hg.in_arc(n, facing, to) for n in behind):
+        return Illegal(MOVEMENT, "armour must enter into its forward arc: face towards the board")
+    return may_enter_hex(state, unit, to)
+
+
+def _road_run(
+    state, unit: Platoon, path: tuple[Hex, Hex, Hex], facing: int, verb: str
+) -> Illegal | None:
+    """The 2-hex road move: both steps into the forward arc, both hexsides on the road."""
+    a, b, c = path
+    if not (hg.in_arc(a, facing, b) and hg.in_arc(b, facing, c)):
+        return Illegal(
+            MOVEMENT,
+            f"to {verb} 2 hexes by road, armour must keep a facing whose forward arc holds both road steps",
+        )
+    for h in (b, c):
+        if h in state.board.hex_set:
+            reason = may_enter_hex(state, unit, h)
+            if reason:
+                return reason
+    return None
+
+
+def check_move(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    if unit.where != BOARD:
+        return Illegal(MOVEMENT, f"{unit.id} is not on the board")
+    reason = may_move_at_all(unit)
+    if reason:
+        return reason
+    if unit.is_mmg:
+        return Illegal(MOVEMENT, f"{unit.id} is an MMG platoon: once entered it may only withdraw")
+    if unit.is_armour:
+        reason = _check_armour_move(state, unit, to, facing)
+    else:
+        if facing is not None:
+            return Illegal(MOVEMENT, "only armour has a facing")
+        reason = (
+            None
+            if hg.distance(unit.hex, to) == 1
+            else Illegal(MOVEMENT, "platoons move one hex at a time")
+        )
+    return reason or may_enter_hex(state, unit, to)
+
+
+def _check_armour_move(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    here = unit.hex
+    keep = facing is None or facing == unit.facing
+    new = unit.facing if keep else facing
+    if new not in range(6):
+        return Illegal(MOVEMENT, "a facing is a corner numbered 0-5")
+    d = hg.distance(here, to)
+    if d == 1:
+        if hg.in_arc(here, new, to):
+            return None
+        if keep and hg.in_arc(here, (new + 3) % 6, to):
+            return None  # reversing straight back, facing unchanged
+        if keep:
+            return Illegal(
+                MOVEMENT, "armour moves into its forward arc, or reverses into the opposite arc"
+            )
+        return Illegal(
+            MOVEMENT,
+            "after turning, armour must move into its new forward arc (reversing needs the facing unchanged)",
+        )
+    if d == 2:
+        if not keep:
+            return Illegal(MOVEMENT, "the 2-hex road move is only for armour that keeps its facing")
+        mid = _road_between(state.board, here, to)
+        if mid is None:
+            return Illegal(
+                MOVEMENT,
+                "armour moves 2 hexes only along the road (both hexsides crossing the road)",
+            )
+        return _road_run(state, unit, (here, mid, to), new, "move")
+    return Illegal(MOVEMENT, "armour moves one hex, or two along the road")
+
+
+def _road_between(board, a: Hex, c: Hex) -> Hex | None:
+    road = board.road_set | {board.road_beyond_friendly_edge, board.road_beyond_enemy_edge}
+    if a not in road or c not in road:
+        return None
+    for b in hg.neighbours(a):
+        if b in road and hg.distance(b, c) == 1 and b != c:
+            return b
+    return None
+
+
+def check_withdraw(state, unit: Platoon) -> Illegal | None:
+    board = state.board
+    if unit.where != BOARD:
+        return Illegal(MOVEMENT, f"{unit.id} is not on the board")
+    reason = may_move_at_all(unit)
+    if reason:
+        return reason
+    if unit.hex in board.friendly_edge:
+        return None
+    if unit.is_armour and unit.hex == board.road[1]:
+        path = (board.road[1], board.road[0], board.road_beyond_friendly_edge)
+        return _road_run(state, unit, path, unit.facing, "withdraw")
+    return Illegal(MOVEMENT, "platoons withdraw only from one of your rear-edge hexes (row 1)")
+
+
+def check_exploit(state, unit: Platoon) -> Illegal | None:
+    board = state.board
+    if unit.where != BOARD:
+        return Illegal(MOVEMENT, f"{unit.id} is not on the board")
+    reason = may_move_at_all(unit)
+    if reason:
+        return reason
+    if unit.is_mmg:
+        return Illegal(MOVEMENT, f"{unit.id} is an MMG platoon: once entered it may only withdraw")
+    if unit.hex in board.exploit_hexes:
+        return None
+    if unit.is_armour and unit.hex == board.road[-2]:
+        path = (board.road[-2], board.road[-1], board.road_beyond_enemy_edge)
+        return _road_run(state, unit, path, unit.facing, "exploit")
+    names = ", ".join(board.label(h) for h in board.exploit_hexes)
+    return Illegal(
+        MOVEMENT, f"platoons exploit only from the 3 central enemy rear-edge hexes ({names})"
+    )
+
+
+def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | None]]:
+    """Every legal ``(verb, hex, facing)`` for one platoon: enter, move, withdraw, exploit."""
+    board = state.board
+    if unit.where == OFF:
+        cands = list(board.friendly_edge) + ([board.road[1]] if unit.is_armour else [])
+        for h in cands:
+            for f in range(6) if unit.is_armour else (None,):
+                if check_enter(state, unit, h, f) is None:
+                    yield ("enter", h, f)
+        return
+    if unit.where != BOARD or not unit.fresh:
+        return
+    if not unit.is_mmg:
+        here = unit.hex
+        near = hg.spiral(here, 2) if unit.is_armour else hg.neighbours(here)
+        for h in near:
+            if h == here or h not in board.hex_set:
+                continue
+            for f in _facings_to_try(unit, here, h):
+                if check_move(state, unit, h, f) is None:
+                    yield ("move", h, f)
+    if check_withdraw(state, unit) is None:
+        yield ("withdraw", None, None)
+    if check_exploit(state, unit) is None:
+        yield ("exploit", None, None)
+
+
+def _facings_to_try(unit: Platoon, here: Hex, to: Hex):
+    if not unit.is_armour:
+        return (None,)
+    if hg.distance(here, to) == 2:
+        return (None,)
+    d = hg.direction_to(here, to)
+    turned = [f for f in hg.corners_with_arc_containing(d) if f != unit.facing]
+    return [None, *turned]

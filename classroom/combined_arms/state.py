@@ -1,0 +1,260 @@
+"""The whole state of one Combined Arms game.
+
+A :class:`GameState` is changed only by the engine applying actions (see
+``engine.py``). It holds the board, your platoons, the enemy posts, the tracks
+(turn, infantry losses, infantry ammo fired, smoke ammo), mortar target and smoke
+counters, the dice, the event log and the list of accepted actions.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from classroom.dice import Dice
+from classroom.hexgrid import Hex
+
+from .board import Board
+from .units import (
+    ALL_IDS,
+    BOARD,
+    BROKEN,
+    EXPLOITED,
+    MMG_IDS,
+    WITHDRAWN,
+    EnemyPost,
+    Platoon,
+)
+
+LAST_TURN = 20
+TRACK_SIZE = 8  # the circular loss and ammo track has boxes 0-7
+SMOKE_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Which platoons a seat commands and which shared powers it holds.
+
+    Powers: ``mortars`` (call mortar fire and smoke), ``command`` (the overall
+    commander's choices: order of enemy rolls, which platoon breaks, ending phases and
+    the game).
+    """
+
+    name: str
+    units: frozenset[str]
+    powers: frozenset[str] = frozenset()
+
+    def commands(self, unit_id: str) -> bool:
+        return unit_id in self.units
+
+
+SOLITAIRE_SEATS = {
+    "player": SeatSpec("player", frozenset(ALL_IDS), frozenset({"mortars", "command"}))
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    easier_game: bool = False  # CA "Victory": no deduction for turns after 18
+    auto_decisions: bool = False  # let the engine take the commander's small choices
+
+
+@dataclass
+class MortarTarget:
+    hex: Hex
+    turn: int
+    smoke: bool = False
+    spotter: str | None = None
+
+
+@dataclass
+class Declaration:
+    """Fire committed against one hex but not yet resolved (CA "Fire Attacks")."""
+
+    target: Hex
+    firers: list[str]
+    seats: list[str]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the rules leave to you, waited on before the engine goes on.
+
+    ``kind`` is ``roll_order`` (which hex to roll for first) or ``break`` (which
+    infantry platoon is broken when losses pass from 7 to 0).
+    """
+
+    kind: str
+    options: tuple
+    power: str = "command"
+    context: tuple = ()
+    rule: str = ""
+    prompt: str = ""
+
+
+@dataclass
+class Event:
+    """One entry in the game's event log: a move, a roll and what it decided, a reason."""
+
+    turn: int
+    phase: str
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameState:
+    board: Board
+    seed: int
+    dice: Dice
+    options: Options = Options()
+    seats: dict[str, SeatSpec] = field(default_factory=lambda: dict(SOLITAIRE_SEATS))
+    turn: int = 1
+    phase: str = "friendly_move"
+    units: dict[str, Platoon] = field(default_factory=dict)
+    enemy: dict[Hex, EnemyPost] = field(default_factory=dict)
+    at: dict[Hex, list[str]] = field(default_factory=dict)  # hex -> your platoons there
+    losses: int = 0
+    ammo: int = 0
+    smoke_ammo: int = SMOKE_ROUNDS
+    friendly_mortar: MortarTarget | None = None
+    enemy_mortar: MortarTarget | None = None
+    smoke: dict[Hex, int] = field(default_factory=dict)  # hex -> turn whose fire phase ends it
+    engaged: dict[Hex, tuple[str, ...]] = field(default_factory=dict)  # this fire phase
+    declaration: Declaration | None = None
+    mortar_called: bool = False  # this fire phase
+    acted_this_turn: bool = False
+    enemy_platoons_broken: int = 0
+    atgs_broken: int = 0
+    real_platoons_revealed: int = 0
+    real_atgs_revealed: int = 0
+    agenda: list[tuple] = field(default_factory=list)
+    pending: Decision | None = None
+    events: list[Event] = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)
+    setup: dict[str, Any] = field(default_factory=dict)
+    result: Any = None
+
+    # --- where things are ----------------------------------------------------------------
+    def units_at(self, h: Hex) -> list[Platoon]:
+        return [self.units[u] for u in self.at.get(h, ())]
+
+    def place(self, unit: Platoon, h: Hex) -> None:
+        self.lift(unit)
+        unit.where = BOARD
+        unit.hex = h
+        self.at.setdefault(h, []).append(unit.id)
+
+    def lift(self, unit: Platoon) -> None:
+        if unit.hex is not None:
+            ids = self.at.get(unit.hex)
+            if ids and unit.id in ids:
+                ids.remove(unit.id)
+                if not ids:
+                    del self.at[unit.hex]
+        unit.hex = None
+
+    def remove(self, unit: Platoon, where: str) -> None:
+        """Take a platoon off the board into a box: withdrawn, exploited or broken."""
+        self.lift(unit)
+        unit.where = where
+        unit.fresh = True
+        if where == BROKEN:
+            unit.facing = None
+
+    def rifle_hexes(self) -> set[Hex]:
+        return {h for h, ids in self.at.items() if any(u[0] in "DEF" for u in ids)}
+
+    def on_board(self) -> list[Platoon]:
+        return [u for u in self.units.values() if u.where == BOARD]
+
+    def enemy_near(self, h: Hex, within: int) -> bool:
+        from classroom.hexgrid import distance
+
+        return any(distance(h, e) <= within for e in self.enemy)
+
+    def friendly_adjacent(self, h: Hex) -> list[Platoon]:
+        out = []
+        for n in self.board.neighbours_on_board[h]:
+            out.extend(self.units_at(n))
+        return out
+
+    def broken_friendly(self) -> list[str]:
+        return [u.id for u in self.units.values() if u.where == BROKEN]
+
+    def exploited(self) -> list[str]:
+        return [u.id for u in self.units.values() if u.where == EXPLOITED]
+
+    def withdrawn(self) -> list[str]:
+        return [u.id for u in self.units.values() if u.where == WITHDRAWN]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    # --- the log ---------------------------------------------------------------------------
+    def log(self, kind: str, text: str, **data: Any) -> Event:
+        ev = Event(self.turn, self.phase, kind, text, data)
+        self.events.append(ev)
+        return ev
+
+    def copy(self) -> GameState:
+        """An independent copy (for previews and what-ifs); the board is shared."""
+        memo = {id(self.board): self.board}
+        return copy.deepcopy(self, memo)
+
+    def label(self, h: Hex) -> str:
+        return self.board.label(h)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything that makes two states the same game position, as plain data."""
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "units": {u.id: (u.where, u.hex, u.fresh, u.facing) for u in self.units.values()},
+            "enemy": {
+                h: (p.platoon, p.atg, p.fresh, p.atg_removed) for h, p in sorted(self.enemy.items())
+            },
+            "tracks": (self.losses, self.ammo, self.smoke_ammo),
+            "mortars": (
+                _mortar_tuple(self.friendly_mortar),
+                _mortar_tuple(self.enemy_mortar),
+            ),
+            "smoke": sorted(self.smoke.items()),
+            "tallies": (
+                self.enemy_platoons_broken,
+                self.atgs_broken,
+                self.real_platoons_revealed,
+                self.real_atgs_revealed,
+            ),
+            "dice": self.dice.snapshot(),
+            "pending": None if self.pending is None else (self.pending.kind, self.pending.options),
+            "agenda": list(self.agenda),
+            "events": len(self.events),
+        }
+
+
+def _mortar_tuple(m: MortarTarget | None):
+    return None if m is None else (m.hex, m.turn, m.smoke)
+
+
+def infantry_ids() -> tuple[str, ...]:
+    return tuple(u for u in ALL_IDS if u[0] != "A")
+
+
+__all__ = [
+    "GameState",
+    "SeatSpec",
+    "Options",
+    "MortarTarget",
+    "Declaration",
+    "Decision",
+    "Event",
+    "SOLITAIRE_SEATS",
+    "LAST_TURN",
+    "TRACK_SIZE",
+    "SMOKE_ROUNDS",
+    "MMG_IDS",
+]
