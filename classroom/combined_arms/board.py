@@ -135,7 +135,9 @@ class Board:
         self.neighbours_on_board = {
             h: tuple(n for n in hg.neighbours(h) if n in self.hex_set) for h in hexes
         }
-        self._static_lines: dict[tuple[Hex, Hex], tuple] = {}
+        from .lines import mask_of
+
+        self.block_mask = mask_of(h for h in hexes if self.blocks(h))
 
     # --- names ------------------------------------------------------------------------
     def label(self, h: Hex) -> str:

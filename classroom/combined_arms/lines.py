@@ -12,6 +12,9 @@ What blocks depends on who looks:
 * your own fire only: an intervening hex holding one of your rifle platoons, unless
   the firer or the target is on a crest (armour and MMGs never block);
 * spotting for mortars: terrain as above, but one partial block is no hindrance.
+
+The geometry of every line on the standard board is worked out once per process and
+kept as bit masks over the 79 hexes, so a line test is two ANDs and a bit count.
 """
 
 from __future__ import annotations
@@ -26,52 +29,106 @@ MAX_RANGE = 5  # CA "Fire Attacks": targets 6 or more hexes away may not be enga
 
 @dataclass(frozen=True, slots=True)
 class LineOfFire:
-    """What lies on one line: the hexes that fully and partly block it."""
+    """What blocks one line, as masks over the board's hexes (see ``hex_index``)."""
 
-    blocked_by: tuple[Hex, ...] = ()
-    partly_by: tuple[Hex, ...] = ()
+    full: int = 0  # intervening hexes that block
+    part: int = 0  # hexside hexes that block
 
     @property
     def blocked(self) -> bool:
-        return bool(self.blocked_by) or len(self.partly_by) >= 2
+        return bool(self.full) or self.part.bit_count() >= 2
 
     @property
     def partial(self) -> bool:
         """Exactly one partial block: the line is open, at -1."""
-        return not self.blocked and len(self.partly_by) == 1
+        return not self.full and self.part.bit_count() == 1
+
+    @property
+    def blocked_by(self) -> tuple[Hex, ...]:
+        return hexes_of_mask(self.full)
+
+    @property
+    def partly_by(self) -> tuple[Hex, ...]:
+        return hexes_of_mask(self.part)
 
 
 CLEAR = LineOfFire()
 
+_HEXES: list[Hex] = []
+_INDEX: dict[Hex, int] = {}
+_PAIRS: dict[tuple[Hex, Hex], tuple[int, int]] = {}
 
-def line_geometry(board, a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...]]:
-    """Intervening hexes and hexside pairs between ``a`` and ``b`` (cached per board)."""
+
+def _build() -> None:
+    from .board import standard_hexes
+
+    _HEXES.extend(standard_hexes())
+    _INDEX.update({h: i for i, h in enumerate(_HEXES)})
+
+
+def hex_index(h: Hex) -> int:
+    if not _INDEX:
+        _build()
+    return _INDEX[h]
+
+
+def mask_of(hexes) -> int:
+    if not _INDEX:
+        _build()
+    m = 0
+    for h in hexes:
+        i = _INDEX.get(h)
+        if i is not None:
+            m |= 1 << i
+    return m
+
+
+def hexes_of_mask(mask: int) -> tuple[Hex, ...]:
+    if not _INDEX:
+        _build()
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_HEXES[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def pair_masks(a: Hex, b: Hex) -> tuple[int, int]:
+    """(intervening mask, hexside mask) of the line from ``a`` to ``b``."""
     key = (a, b)
-    cached = board._static_lines.get(key)
-    if cached is None:
+    m = _PAIRS.get(key)
+    if m is None:
         through, along = hg.line_between(a, b)
-        cached = (tuple(through), tuple(along))
-        board._static_lines[key] = cached
-    return cached
+        m = (mask_of(through), mask_of(h for pair in along for h in pair))
+        _PAIRS[key] = m
+    return m
 
 
-def _trace(state, a: Hex, b: Hex, blocks) -> LineOfFire:
-    through, along = line_geometry(state.board, a, b)
-    full = tuple(h for h in through if blocks(h))
-    part = tuple(h for pair in along for h in pair if blocks(h))
+def trace(a: Hex, b: Hex, blockers: int) -> LineOfFire:
+    through, along = pair_masks(a, b)
+    full = through & blockers
+    part = along & blockers
     if not full and not part:
         return CLEAR
     return LineOfFire(full, part)
 
 
+def terrain_mask(state) -> int:
+    """Woods, crests, farms and smoke: what blocks any line."""
+    m = state.board.block_mask
+    if state.smoke:
+        m |= mask_of(state.smoke)
+    return m
+
+
 def terrain_blocks(state, h: Hex) -> bool:
-    """Woods, crests, farms and smoke block any line they intervene in."""
     return h in state.smoke or (h in state.board.hex_set and state.board.blocks(h))
 
 
 def enemy_line(state, a: Hex, b: Hex) -> LineOfFire:
     """A line for enemy fire: your platoons never block it (CA "Enemy Fire")."""
-    return _trace(state, a, b, lambda h: terrain_blocks(state, h))
+    return trace(a, b, terrain_mask(state))
 
 
 def friendly_line(state, firer: Hex, target: Hex) -> LineOfFire:
@@ -81,13 +138,10 @@ def friendly_line(state, firer: Hex, target: Hex) -> LineOfFire:
     fire unless the firer or the target hex is a crest.
     """
     board = state.board
-    overhead = board.is_crest(firer) or board.is_crest(target)
-    rifles = () if overhead else state.rifle_hexes()
-
-    def blocks(h: Hex) -> bool:
-        return terrain_blocks(state, h) or h in rifles
-
-    return _trace(state, firer, target, blocks)
+    blockers = terrain_mask(state)
+    if not (board.is_crest(firer) or board.is_crest(target)):
+        blockers |= mask_of(state.rifle_hexes())
+    return trace(firer, target, blockers)
 
 
 def spotting_clear(state, spotter: Hex, target: Hex) -> bool:
