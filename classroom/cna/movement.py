@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
+from fractions import Fraction
 
 from classroom import hexgrid
-from classroom.cna.errors import CNAInputError
+from classroom.cna.errors import CNAInputError, require_cp_amount, require_int
 from classroom.cna.initiative import Side
 from classroom.cna.verdict import Reason, Verdict, verdict
 
@@ -122,7 +123,7 @@ def rail_movement_eligibility(
     side: Side,
     *,
     started_stage_on_rail_hex: bool,
-    cps_spent_this_stage: int,
+    cps_spent_this_stage: int | Fraction,
     in_enemy_zoc: bool,
     rail_moves_used: int = 0,
 ) -> Verdict:
@@ -132,14 +133,16 @@ def rail_movement_eligibility(
     (one stack each way per Operations Stage, CNA 8.72).
     """
     _require(side, Side, "a Side")
+    spent = require_cp_amount(cps_spent_this_stage, "CPs spent this stage")
+    require_int(rail_moves_used, "stacks already moved by rail", minimum=0)
     blocks = []
     if side is not Side.COMMONWEALTH:
         blocks.append(Reason("CNA 8.71", "only the Commonwealth may use the railway"))
     if not started_stage_on_rail_hex:
         blocks.append(Reason("CNA 8.73", "the unit did not start the stage on a rail hex"))
-    if cps_spent_this_stage:
+    if spent:
         blocks.append(
-            Reason("CNA 8.73", f"the unit has already spent {cps_spent_this_stage} CPs this stage")
+            Reason("CNA 8.73", f"the unit has already spent {spent} CPs this stage")
         )
     if in_enemy_zoc:
         blocks.append(Reason("CNA 8.73", "the unit is in an enemy ZOC"))

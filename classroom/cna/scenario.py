@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -239,8 +239,14 @@ class OperationsStagePlay:
             (self.hex_cost(unit, a, b) for a, b in zip(path, path[1:], strict=False)), Fraction(0)
         )
 
-    def check_path(self, name: str, path: Sequence[Hex], *, reacting: bool = False) -> None:
-        """Raise if ``path`` breaks the movement rules (CNA 8.13-8.15, 8.55)."""
+    def check_path(
+        self, name: str, path: Sequence[Hex], *, reacting: bool = False, retreating: bool = False
+    ) -> None:
+        """Raise if ``path`` breaks the movement rules (CNA 8.13-8.15, 8.55).
+
+        A retreat is held only to 8.13: the ZOC rules for retreats are in sections the
+        excerpt lacks (13.0, 15.x).
+        """
         hexes = [_require_hex(h) for h in path]
         if len(hexes) < 2 or hexes[0] != self.positions[name]:
             raise CNAInputError(
@@ -257,6 +263,8 @@ class OperationsStagePlay:
                 )
             if b in enemy_hexes:
                 raise RuleViolation("CNA 8.13", f"{b} holds an enemy unit")
+            if retreating:
+                continue
             if b in enemy_zoc and reacting:
                 raise RuleViolation(
                     "CNA 8.55", f"a reacting unit may not enter the enemy ZOC at {b}"
@@ -282,6 +290,10 @@ class OperationsStagePlay:
         if name in self.may_not_move:
             raise RuleViolation("CNA 8.23", self.may_not_move[name].explain())
         self.check_path(name, path)
+        targets = set(assault_on)
+        unknown = targets - set(self.on_map())
+        if unknown:
+            raise CNAInputError(f"cannot announce an assault on {sorted(unknown)}: not on the map")
         status = (
             Engagement.NONE
             if name in self.broken_off
@@ -300,14 +312,10 @@ class OperationsStagePlay:
         self.positions[name] = tuple(path[-1])  # type: ignore[assignment]
         self.moved_this_phase.add(name)
         surrendered = self._surrenders_next_to(name) if unit.kind.is_combat else ()
-        reactions = self._reaction_options(name, set(assault_on))
-        return MoveReport(
-            name,
-            tuple(path),
-            entries + tuple(e for n in surrendered for e in self.sheet.entries_for(n)[-1:]),
-            reactions,
-            surrendered,
-        )
+        self.pending_reactions.clear()  # a chance to React answers only the latest arrival
+        reactions = self._reaction_options(name, targets)
+        given_up = tuple(e for n in surrendered for e in self.sheet.entries_for(n)[-1:])
+        return MoveReport(name, tuple(path), entries + given_up, reactions, surrendered)
 
     def _surrenders_next_to(self, mover: str) -> tuple[str, ...]:
         """Collapsed enemy units next to an arriving combat unit surrender (CNA 6.26)."""
@@ -321,9 +329,6 @@ class OperationsStagePlay:
         return tuple(out)
 
     def _reaction_options(self, mover: str, assault_on: set[str]) -> dict[str, Verdict]:
-        unknown = assault_on - set(self.on_map())
-        if unknown:
-            raise CNAInputError(f"cannot announce an assault on {sorted(unknown)}: not on the map")
         options = {}
         here = self.positions[mover]
         for n in self.on_map():
@@ -367,6 +372,116 @@ class OperationsStagePlay:
         self.positions[name] = tuple(path[-1])  # type: ignore[assignment]
         del self.pending_reactions[name]
         return entries
+
+    def retreat_before_assault(self, name: str, path: Sequence[Hex]) -> tuple[LogEntry, ...]:
+        """A non-phasing unit pulls back in the Retreat Before Assault Step (CNA 5.2 G.3c),
+        paying to break off first if in Contact or Engaged (CNA 8.64), all in the
+        opponent's portion (CNA 6.14, 8.17)."""
+        self._unit(name)
+        if self.sides[name] is self.phasing:
+            raise RuleViolation(
+                "CNA 8.11",
+                f"{name} belongs to the phasing player, who does not retreat before assault",
+            )
+        self.check_path(name, path, retreating=True)
+        status = engagement_at_segment_start(self.in_enemy_zoc(name), name in self.engaged)
+        toll = break_off_cost(status, Occasion.RETREAT_BEFORE_ASSAULT)
+        cost = self.path_cost(name, path)
+        problem = self.sheet.check(name, Function.RETREAT_BEFORE_ASSAULT, cost + toll)
+        if problem is not None:
+            raise problem
+        entries = self.sheet.break_off(name, status, Occasion.RETREAT_BEFORE_ASSAULT)
+        entries += self.sheet.spend(
+            name, Function.RETREAT_BEFORE_ASSAULT, cost, detail=f"to {tuple(path[-1])}"
+        )
+        self.engaged.discard(name)
+        self.positions[name] = tuple(path[-1])  # type: ignore[assignment]
+        return entries
+
+    def close_assault(
+        self,
+        attackers: Sequence[str],
+        defenders: Sequence[str],
+        *,
+        cps: Mapping[str, int | Fraction],
+        attacker_strength: tuple[int, int],
+        defender_strength: tuple[int, int],
+        engaged: bool = False,
+        defender_retreat: Sequence[Hex] | None = None,
+    ) -> tuple[LogEntry, ...]:
+        """Book one Close Assault whose result the lesson supplies (the CRT, 15.x, is not in
+        the excerpt): CPs for attacking and defending (``cps``, CNA 6.12), DPs for 30%
+        losses (6.21), RPs when the defender is driven out (6.24), Engaged markers
+        (8.63), and the defenders' retreat along ``defender_retreat``.
+
+        ``attacker_strength`` and ``defender_strength`` are (TOE Strength before, lost).
+        """
+        atk, dfn = list(attackers), list(defenders)
+        self._check_assault(atk, dfn, cps, defender_retreat)
+        out: list[LogEntry] = []
+        for n in atk:
+            out += self.sheet.spend(n, Function.CLOSE_ASSAULT, cps[n])
+        for n in dfn:
+            out += self.sheet.spend(n, Function.DEFENCE, cps[n])
+        vacated = defender_retreat is not None
+        out += self.sheet.close_assault(
+            atk,
+            strength_before=attacker_strength[0],
+            strength_lost=attacker_strength[1],
+            attacking=True,
+            defender_vacated=vacated,
+        )
+        out += self.sheet.close_assault(
+            dfn,
+            strength_before=defender_strength[0],
+            strength_lost=defender_strength[1],
+            attacking=False,
+        )
+        if engaged:
+            self.engaged.update(atk + dfn)
+        if defender_retreat is not None:
+            cost = self.path_cost(dfn[0], defender_retreat)
+            for n in dfn:
+                out += self.sheet.spend(
+                    n, Function.RETREAT, cost, detail="driven out by a close assault"
+                )
+                self.positions[n] = tuple(defender_retreat[-1])  # type: ignore[assignment]
+                self.engaged.discard(n)
+        return tuple(out)
+
+    def _check_assault(self, atk, dfn, cps, retreat) -> None:
+        if not atk or not dfn:
+            raise CNAInputError(
+                "a close assault needs at least one attacking and one defending unit"
+            )
+        for n in atk + dfn:
+            self._unit(n)
+            if n not in cps:
+                raise CNAInputError(
+                    f"expected a CP cost for every unit in the assault; {n!r} has none"
+                )
+        if any(self.sides[n] is not self.phasing for n in atk) or any(
+            self.sides[n] is self.phasing for n in dfn
+        ):
+            raise RuleViolation(
+                "CNA 5.2", "the phasing player's units attack; the other player's defend"
+            )
+        target = {self.positions[n] for n in dfn}
+        if len(target) != 1:
+            raise CNAInputError("the defending units must share one hex")
+        (where,) = target
+        if any(hexgrid.distance(self.positions[n], where) != 1 for n in atk):
+            raise RuleViolation("CNA 15.0", "every attacker must be next to the defenders' hex")
+        for n in atk:
+            problem = self.sheet.check(n, Function.CLOSE_ASSAULT, cps[n])
+            if problem is not None:
+                raise problem
+        for n in dfn:
+            problem = self.sheet.check(n, Function.DEFENCE, cps[n])
+            if problem is not None:
+                raise problem
+        if retreat is not None:
+            self.check_path(dfn[0], retreat, retreating=True)
 
     def end_movement_segment(self) -> dict[str, Verdict]:
         """Apply the two-hex rule of Continual Movement to every phasing unit (CNA 8.23)."""
