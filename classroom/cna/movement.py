@@ -141,9 +141,7 @@ def rail_movement_eligibility(
     if not started_stage_on_rail_hex:
         blocks.append(Reason("CNA 8.73", "the unit did not start the stage on a rail hex"))
     if spent:
-        blocks.append(
-            Reason("CNA 8.73", f"the unit has already spent {spent} CPs this stage")
-        )
+        blocks.append(Reason("CNA 8.73", f"the unit has already spent {spent} CPs this stage"))
     if in_enemy_zoc:
         blocks.append(Reason("CNA 8.73", "the unit is in an enemy ZOC"))
     if rail_moves_used >= 1:

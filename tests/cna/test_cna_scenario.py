@@ -136,3 +136,71 @@ def test_portions_and_the_end_of_the_stage(play):
     assert levels["1st RNF"] == 0  # rested a whole stage: -2 + 5, stopped at 0 (CNA 6.24)
     assert levels["Italian recce bn"] == 0
     assert play.sheet.stage == 2
+
+
+def test_a_won_close_assault_books_cps_losses_rps_and_the_retreat(play):
+    play.move("Italian recce bn", RECCE_TO_THE_SCREEN)
+    entries = play.close_assault(
+        ["Italian recce bn"],
+        ["4th RHA battery"],
+        cps={"Italian recce bn": 5, "4th RHA battery": 2},
+        attacker_strength=(10, 1),
+        defender_strength=(4, 2),
+        defender_retreat=[(4, 2), (5, 1)],
+    )
+    assert [(e.unit, e.rule) for e in entries if e.dps or e.rps] == [
+        ("Italian recce bn", "CNA 6.24"),
+        ("4th RHA battery", "CNA 6.21"),
+    ]
+    assert play.sheet.line("Italian recce bn").cohesion == 3
+    rha = play.sheet.line("4th RHA battery")
+    assert (rha.cohesion, rha.spent) == (-3, 4)  # defence 2 + retreat 2, within its CPA of 10
+    assert play.positions["4th RHA battery"] == (5, 1)
+
+
+def test_an_engaged_unit_pays_4_cps_to_break_off_next_pass(play):
+    play.move("Italian tank bn", [(0, 1), (1, 1), (2, 1), (3, 1)])
+    play.close_assault(
+        ["Italian tank bn"],
+        ["1st KRRC"],
+        cps={"Italian tank bn": 5, "1st KRRC": 2},
+        attacker_strength=(10, 0),
+        defender_strength=(10, 1),
+        engaged=True,
+    )
+    assert {"Italian tank bn", "1st KRRC"} <= play.engaged
+    play.end_movement_segment()
+    play.next_movement_pass()
+    report = play.move("Italian tank bn", [(3, 1), (2, 1)])
+    assert [(e.cps, e.rule) for e in report.entries] == [(4, "CNA 8.66"), (1, "CNA 6.12")]
+
+
+def test_retreat_before_assault_pays_to_break_contact_in_the_opponents_portion(play):
+    play.move("Italian recce bn", RECCE_TO_THE_SCREEN)
+    entries = play.retreat_before_assault("1st RNF", [(3, 3), (4, 3)])
+    assert [(e.cps, e.rule) for e in entries] == [(2, "CNA 8.65"), (2, "CNA 6.12")]
+    rnf = play.sheet.line("1st RNF")
+    assert (rnf.spent, rnf.remaining, rnf.cohesion) == (4, 4, -2)
+    with pytest.raises(RuleViolation) as err:
+        play.retreat_before_assault("Italian tank bn", [(0, 1), (1, 1)])
+    assert err.value.rule == "CNA 8.11"
+
+
+def test_close_assault_input_checks(play):
+    with pytest.raises(RuleViolation, match="next to the defenders"):
+        play.close_assault(
+            ["Italian tank bn"],
+            ["1st KRRC"],
+            cps={"Italian tank bn": 5, "1st KRRC": 2},
+            attacker_strength=(10, 0),
+            defender_strength=(10, 0),
+        )
+    with pytest.raises(CNAInputError, match="CP cost for every unit"):
+        play.close_assault(
+            ["Italian tank bn"],
+            ["1st KRRC"],
+            cps={"Italian tank bn": 5},
+            attacker_strength=(10, 0),
+            defender_strength=(10, 0),
+        )
+    assert play.sheet.journal == []
