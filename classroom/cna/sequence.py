@@ -97,14 +97,14 @@ COMBAT_STEPS = (
         "Position Determination Step",
         BOTH,
         "Each side fixes the position of its Gun- and Armor-class units.",
-        see=("CNA 11.0",),
+        see=("CNA 11.0-15.0",),
     ),
     _step(
         "b",
         "Barrage Step",
         BOTH,
         "Barrages are plotted in secret by both sides, then fired.",
-        see=("CNA 12.0",),
+        see=("CNA 11.0-15.0",),
     ),
     _step(
         "c",
@@ -119,7 +119,7 @@ COMBAT_STEPS = (
         BOTH,
         "Both sides secretly split TOE Strength Points between anti-armor and close "
         "assault; the phasing player marks probes and points held back.",
-        see=("CNA 14.0", "CNA 15.0"),
+        see=("CNA 11.0-15.0",),
     ),
     _step(
         "e",
@@ -127,7 +127,7 @@ COMBAT_STEPS = (
         BOTH,
         "Anti-armor fire is resolved at the same time for both sides; losses come off "
         "and Destroyed Tank markers go down.",
-        see=("CNA 14.0",),
+        see=("CNA 11.0-15.0",),
     ),
     _step(
         "f",
@@ -600,7 +600,9 @@ class SequenceCursor:
             who = role if actor is not Actor.NON_PHASING else role.other
             side = self.side_playing(who)
             text = f"Player {who.value}" + (f" ({side.value})" if side else "")
-            if actor is Actor.PHASING_IF_COMMONWEALTH:
+            if actor is Actor.PHASING_IF_COMMONWEALTH and side is Side.AXIS:
+                return f"nobody ({text} has no railway, CNA 8.71)"
+            if actor is Actor.PHASING_IF_COMMONWEALTH and side is None:
                 text += ", if he is the Commonwealth"
             return text
         if actor is Actor.INITIATIVE_HOLDER and self.initiative_holder:

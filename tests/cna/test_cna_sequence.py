@@ -161,6 +161,7 @@ def test_holder_first_last_first_through_the_cursor():
 def test_rail_phase_is_empty_for_an_axis_phasing_player():
     axis_a = _cursor_at("III.J", Role.A, holder=Side.AXIS)
     assert axis_a.sides_acting() == frozenset()
+    assert axis_a.actor_label().startswith("nobody")
     assert _cursor_at("III.J", Role.B, holder=Side.AXIS).sides_acting() == {Side.COMMONWEALTH}
 
 
