@@ -22,7 +22,7 @@ distances = st.floats(0, 1000, allow_nan=False)
 
 
 def test_the_formula_gives_110_percent_right_on_the_supply_point():
-    # TOAW 9.1.7.3: "the supply rises to 110%-of-full right on the supply-point"
+    # TOAW 9.1.7.3: the curve starts at 110% on the point itself
     for radius in (1, 4, 25, 100):
         assert new_rule_fraction(0, radius) == pytest.approx(1.10)
 
@@ -50,7 +50,7 @@ def test_manual_example_supply_unit_makes_14_mps_count_as_9():
 
 
 def test_supply_unit_curve_is_clipped_at_110_percent():
-    # TOAW 9.1.7.3: "the yellow curve is clipped to no more than 110%-of-full"
+    # TOAW 9.1.7.3: with supply units the curve never goes past 110%
     d = np.linspace(0, 100, 401)
     curve = new_rule_fraction(d, 25, near_supply_unit=True)
     assert curve.max() == pytest.approx(1.10)

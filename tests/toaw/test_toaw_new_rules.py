@@ -32,7 +32,7 @@ def test_manual_example_radius_5_supply_unit_turns_14_mps_into_9():
 
 
 def test_the_supply_point_hex_gets_110_percent():
-    # TOAW 9.1.7.3: 110% of full right on the supply point
+    # TOAW 9.1.7.3: the point's own hex reads 110%
     f = supply_field(strip(3), Situation().with_source((0, 0)), new(force_supply_level=20))
     assert f.at((0, 0)) == pytest.approx(1.10)
     assert f.level_at((0, 0)) == pytest.approx(22.0)

@@ -92,7 +92,7 @@ def test_the_old_curve_functions_match_the_map_model_on_a_strip(
 
 
 def test_manual_example_threshold_6_makes_levels_of_5_or_lower_overextended():
-    # TOAW 9.1.71: threshold 6 -> any hex with a supply level of 5 or lower
+    # TOAW 9.1.71: with a threshold of 6, levels 5 and below are overextended
     sit = SOURCE
     f = supply_field(
         strip(8, "h"), sit, old(radius=2, force_supply_level=20, overextended_threshold=6)
