@@ -433,6 +433,7 @@ def choose_infantry_target(state, h: Hex) -> list[tuple]:
         return []
     winners = nearest_enemy_edge_first(state, winners, lambda cl: cl)
     cluster = settle_tie(state, winners, "clusters")
+    cluster = tuple(sorted(cluster, key=lambda x: (x[1], state.board.column(x))))  # reading order
     state.log(
         "ai",
         f"{state.label(h)} engages {', '.join(state.label(x) for x in cluster)}: total payoff {best} ("
