@@ -28,7 +28,7 @@ def assert_invariants(s, before):
             if u.is_armour:
                 assert u.facing in range(6)
                 assert s.board.terrain[u.hex] not in ARMOUR_CANNOT_ENTER
-    for h, ids in s.at.items():
+    for ids in s.at.values():
         assert len({u[0] for u in ids if u[0] in "DEF"}) <= 1, "two rifle companies share a hex"
         assert sum(1 for u in ids if u[0] == "A") <= 1, "two armour platoons share a hex"
     assert 0 <= s.losses <= 7 and 0 <= s.ammo <= 7 and 0 <= s.smoke_ammo <= 4
