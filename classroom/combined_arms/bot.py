@@ -1,0 +1,1139 @@
+"""Scripted attackers for Combined Arms: a sensible "steady" policy and baselines.
+
+A policy looks at a :class:`~.state.GameState` and returns one action for a seat; it
+never changes the state itself. :func:`play_game` runs a whole solitaire game with one.
+
+* ``steady`` plays a fire-and-movement battle: MMGs enter once where they see most
+  enemy counters and give covering fire; armour keeps to where revealed or likely ATGs
+  cannot reach it and shoots from 3-5 hexes; each rifle company picks one objective,
+  closes on it through cover, moves in next to it together and then assaults with every
+  fresh platoon next to it; mortars fall on the most dangerous hex they may reach;
+  platoons exploit off the enemy edge late on; the game ends when playing on costs more
+  than it can gain.
+* ``random`` picks uniformly among the legal actions (never :class:`EndGame`), from a
+  ``random.Random`` the caller seeds: the floor any real policy must beat.
+* ``passive`` moves nothing and ends the battle after turn 1: the score the enemy's
+  dice give you for free, a sterner yardstick than ``random``.
+
+Every policy is deterministic for a given game and seed, submits only actions that
+:func:`~.engine.check` accepts, and ends each phase within a fixed number of actions.
+
+>>> g = play_game(4, SteadyPolicy())
+>>> g.over and g.result is not None
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Protocol
+
+from classroom import hexgrid as hg
+from classroom.dice import chances
+from classroom.hexgrid import Hex
+
+from . import enemy, fire, mortars
+from .actions import (
+    CallMortar,
+    ChooseBroken,
+    ChooseRollOrder,
+    DeclareFire,
+    EndGame,
+    EndPhase,
+    Enter,
+    Exploit,
+    Face,
+    Move,
+    ResolveFire,
+    Withdraw,
+)
+from .board import DEFENSIVE
+from .engine import apply, check, default_broken, legal_actions
+from .game import new_game
+from .lines import MAX_RANGE, enemy_line, friendly_line
+from .state import LAST_TURN, TRACK_SIZE, GameState, Options
+from .units import ARMOUR_IDS, BOARD, COMPANIES, MMG_IDS, OFF, POTENTIAL, REAL, Platoon
+from .victory import DEDUCTION_FROM
+
+MAX_ACTIONS_PER_PHASE = 64  # a policy that has not ended a phase by then is made to
+ENEMY_EDGE_ROW = 8
+
+
+class Policy(Protocol):
+    """Anything that can choose the next action for a seat."""
+
+    name: str
+
+    def act(self, state: GameState, seat: str):
+        """The action ``seat`` takes now; it must pass :func:`~.engine.check`."""
+        ...
+
+
+# --- small odds helpers ----------------------------------------------------------------------
+
+
+def infantry_hit_chances(state: GameState, post: Hex, h: Hex) -> int:
+    """Faces (of 6) on which one enemy platoon in ``post`` pins infantry in ``h``.
+
+    CA "Enemy Fire": +1 outside woods/crest/farm, -1 partly blocked, -1 per hex.
+    """
+    d = hg.distance(post, h)
+    if not 1 <= d <= MAX_RANGE:
+        return 0
+    lof = enemy_line(state, post, h)
+    if lof.blocked:
+        return 0
+    total = -d - (1 if lof.partial else 0)
+    if state.board.terrain[h] not in DEFENSIVE:
+        total += 1
+    return chances(total, enemy.INFANTRY_HIT)
+
+
+def he_targets(state: GameState) -> dict[Hex, str]:
+    """Enemy hexes your mortars may fire high explosive on now, each with a spotter.
+
+    The same test as ``mortars.friendly_targets`` but asked only of enemy hexes, the
+    only ones high explosive may be aimed at (CA "Mortars").
+    """
+    spotters = mortars.friendly_spotters(state)
+    out: dict[Hex, str] = {}
+    for h in sorted(state.enemy):
+        for sp in spotters:
+            if mortars.friendly_target_problem(state, h, sp, False) is None:
+                out[h] = sp.id
+                break
+    return out
+
+
+def reveal_chance(state: GameState, h: Hex) -> float:
+    """Chance the platoon in ``h`` is (or proves) real (CA "Enemy Decisions")."""
+    post = state.enemy[h]
+    if post.platoon == REAL:
+        return 1.0
+    if post.platoon is None:
+        return 0.0
+    total = sum(m.value for m in enemy.platoon_reveal_modifiers(state, post))
+    return chances(total, enemy.REVEAL) / 6
+
+
+def atg_chance(state: GameState, h: Hex) -> float:
+    """Chance the ATGs in ``h`` are (or prove) real."""
+    post = state.enemy[h]
+    if post.atg == REAL:
+        return 1.0
+    if post.atg is None:
+        return 0.0
+    total = sum(m.value for m in enemy.atg_reveal_modifiers(state, post))
+    return chances(total, enemy.REVEAL) / 6
+
+
+def pin_chances(state: GameState, unit: Platoon, target: Hex) -> int:
+    """Faces on which ``unit`` (at ``unit.hex``) pins ``target``; 0 if it cannot fire there.
+
+    Armour may turn freely in the fire phase, so its arc is not asked about here.
+    """
+    if hg.distance(unit.hex, target) > MAX_RANGE or target not in state.enemy:
+        return 0
+    if friendly_line(state, unit.hex, target).blocked:
+        return 0
+    total = sum(m.value for m in fire.friendly_modifiers(state, unit, target))
+    return chances(total, fire.PIN)
+
+
+def group_pin(faces: Iterable[int]) -> float:
+    """Chance at least one of several independent rolls pins."""
+    miss = 1.0
+    for f in faces:
+        miss *= 1 - f / 6
+    return 1 - miss
+
+
+def facing_towards(origin: Hex, target: Hex, prefer: int = 4) -> int | None:
+    """A corner whose forward arc holds ``target``; ``prefer`` (the bottom) if it does."""
+    if hg.in_arc(origin, prefer, target):
+        return prefer
+    for f in (prefer + 1, prefer - 1, prefer + 2, prefer - 2, prefer + 3):
+        if hg.in_arc(origin, f % 6, target):
+            return f % 6
+    return None
+
+
+def cluster_payoff(state: GameState, post: Hex, assume_fresh: bool = True) -> int:
+    """The best cluster payoff an enemy platoon in ``post`` sees (CA "Enemy Decisions").
+
+    Your spent platoons recover before the enemy phase, so by default every infantry
+    platoon counts 2, as it will when the enemy activates.
+    """
+    pay: dict[Hex, int] = {}
+    for h, ids in state.at.items():
+        n = sum((2 if assume_fresh or state.units[u].fresh else 1) for u in ids if u[0] != "A")
+        if not n:
+            continue
+        c = infantry_hit_chances(state, post, h)
+        if c:
+            pay[h] = n * c * (3 if hg.distance(post, h) == 1 else 1)
+    if not pay:
+        return 0
+    best = max(pay.values())
+    for a, b in combinations(pay, 2):
+        if hg.distance(a, b) == 1:
+            best = max(best, pay[a] + pay[b])
+            for c in pay:
+                if c not in (a, b) and hg.distance(a, c) == 1 and hg.distance(b, c) == 1:
+                    best = max(best, pay[a] + pay[b] + pay[c])
+    return best
+
+
+# --- the steady policy -----------------------------------------------------------------------
+
+HOLD, APPROACH, CLOSE, ASSAULT, EXPLOIT = "hold", "approach", "close", "assault", "exploit"
+
+
+@dataclass(frozen=True)
+class SteadyWeights:
+    """Knobs of the steady policy, in score points (8 losses break a platoon: -2)."""
+
+    loss: float = 0.3  # one infantry loss
+    armour: float = 4.0  # an armour platoon broken
+    open_step: float = 0.35  # extra path cost of an open hex
+    near_enemy_step: float = 2.5  # extra path cost of a hex next to an enemy that is not the aim
+    stack_penalty: float = 0.3  # per infantry platoon already in a hex the enemy mortars could hit
+    caution: dict = field(
+        default_factory=lambda: {HOLD: 8.0, APPROACH: 3.0, CLOSE: 1.0, ASSAULT: 1.0, EXPLOIT: 2.0}
+    )  # weight of expected losses against a step of progress, by company mode
+    active_companies: int = 2  # companies attacking at once; the rest follow out of fire
+    close_risk: float = 0.45  # most acceptable chance the objective is real and unpinned
+    min_cover: float = 0.02  # smallest worthwhile gain in pin chance x threat to fire
+    rifle_cover: float = 0.6  # threat above which a rifle spends ammo on covering fire
+    armour_range: int = 3  # armour does not shoot from nearer than this
+    end_turn: int = DEDUCTION_FROM + 1  # end before this turn unless playing on pays
+    last_entry: int = 12  # no platoon enters after this turn
+
+
+@dataclass
+class _Turn:
+    """What the steady policy works out once per move phase."""
+
+    key: tuple
+    objectives: dict[str, Hex | None] = field(default_factory=dict)
+    mode: dict[str, str] = field(default_factory=dict)
+    exposure: dict[Hex, list[tuple[Hex, float]]] = field(default_factory=dict)
+    cover: dict[Hex, float] | None = None
+    close_cover: dict[Hex, float] = field(default_factory=dict)
+    fields: dict[str, dict[Hex, float]] = field(default_factory=dict)
+    exploiters: set[str] = field(default_factory=set)
+    exploit_field: dict[Hex, float] = field(default_factory=dict)
+    done: set[str] = field(default_factory=set)
+
+
+class SteadyPolicy:
+    """A careful attacker; see the module docstring for the plan it follows."""
+
+    name = "steady"
+
+    def __init__(self, rng: random.Random | None = None, weights: SteadyWeights | None = None):
+        self.w = weights or SteadyWeights()
+        self._turn: _Turn | None = None
+        self._objectives: dict[str, Hex | None] = {}
+        self._phase_key: tuple | None = None
+        self._phase_actions = 0
+        self._fire_done: set[str] = set()
+        self._committed: tuple[Hex, tuple[str, ...]] | None = None
+        self._exploiters: set[str] = set()
+        self._exploit_dist: dict[Hex, float] = {}
+        self._waits: dict[str, int] = {}
+        self._hit_key: tuple | None = None
+        self._hit_cache: dict[tuple[Hex, Hex], int] = {}
+        del rng  # the steady policy needs no randomness
+
+    # --- the entry point -------------------------------------------------------------------
+    def act(self, state: GameState, seat: str):
+        """The next action for ``seat``: always one that :func:`check` accepts."""
+        if state.pending is not None:
+            return self._decide(state, seat)
+        key = (id(state), state.turn, state.phase)
+        if key != self._phase_key:
+            self._phase_key, self._phase_actions = key, 0
+            self._fire_done = set()
+            self._committed = None
+        self._phase_actions += 1
+        action = None
+        if self._phase_actions <= MAX_ACTIONS_PER_PHASE:
+            if state.phase == "friendly_move":
+                action = self._move_action(state, seat)
+            elif state.phase == "friendly_fire":
+                action = self._fire_action(state, seat)
+        if action is not None and check(state, action) is None:
+            return action
+        return _close_phase(state, seat)
+
+    def _decide(self, state: GameState, seat: str):
+        """Answer the commander's choices: break an MMG before a rifle; roll as offered."""
+        p = state.pending
+        if p.kind == "break":
+            cands = [state.units[u] for u in p.options]
+            return ChooseBroken(seat, default_broken(cands).id)
+        return ChooseRollOrder(seat, p.options[0])
+
+    # --- move phase ------------------------------------------------------------------------
+    def _move_action(self, state: GameState, seat: str):
+        turn = self._plan_turn(state)
+        if turn is None:
+            return EndGame(seat)
+        for uid in _move_order(state):
+            if uid in turn.done:
+                continue
+            turn.done.add(uid)
+            action = self._unit_move(state, seat, turn, state.units[uid])
+            if action is not None and check(state, action) is None:
+                return action
+        return EndPhase(seat)
+
+    def _plan_turn(self, state: GameState) -> _Turn | None:
+        """Work out this turn's objectives and exposure map (None: end the game now)."""
+        key = (id(state), state.turn)
+        if self._turn is not None and self._turn.key == key:
+            return self._turn
+        if not state.acted_this_turn and self._should_end(state):
+            return None
+        t = _Turn(key)
+        t.exposure = self._exposure_map(state)
+        self._choose_objectives(state, t)
+        self._turn = t
+        return t
+
+    def _should_end(self, state: GameState) -> bool:
+        """CA "Victory": stop when another turn costs a point and nothing better is in hand."""
+        if state.turn < 2:
+            return False
+        movers = [u for u in state.on_board() if not u.is_mmg]
+        if not movers and all(u.where != OFF for u in state.units.values()):
+            return True  # nobody left who could still score
+        if state.turn < self.w.end_turn or state.options.easier_game:
+            return False
+        return not self._worth_another_turn(state)
+
+    def _worth_another_turn(self, state: GameState) -> bool:
+        """Is a break or an exploit likely enough next turn to pay the point it costs?"""
+        gain = 0.0
+        room = state.enemy_platoons_broken - len(state.exploited())
+        for u in state.on_board():
+            if _can_exploit_now(state, u) and room > 0:
+                gain += 2
+                room -= 1
+        for h, post in state.enemy.items():
+            if post.platoon is None:
+                continue
+            by_company: dict[str, int] = {}
+            for u in state.friendly_adjacent(h):
+                if u.is_rifle and u.fresh:
+                    by_company[u.company] = by_company.get(u.company, 0) + 1
+            if by_company:
+                brk = 1 - (2 / 3) ** max(by_company.values())
+                gain += brk * 2 * reveal_chance(state, h) + (brk * 2 if room > 0 else 0)
+        return gain > 1.2
+
+    # --- exposure and cover ----------------------------------------------------------------
+    def _hits(self, state: GameState, post: Hex, h: Hex) -> int:
+        """:func:`infantry_hit_chances`, remembered while the terrain and smoke stay put."""
+        key = (id(state), id(state.board), frozenset(state.smoke))
+        if key != self._hit_key:
+            self._hit_key, self._hit_cache = key, {}
+        c = self._hit_cache.get((post, h))
+        if c is None:
+            c = self._hit_cache[(post, h)] = infantry_hit_chances(state, post, h)
+        return c
+
+    def _exposure_map(self, state: GameState) -> dict[Hex, list[tuple[Hex, float]]]:
+        """For each hex, the expected losses one platoon there takes from each post if unpinned."""
+        out: dict[Hex, list[tuple[Hex, float]]] = {h: [] for h in state.board.hexes}
+        for ph, post in state.enemy.items():
+            if post.platoon is None:
+                continue
+            p_real = reveal_chance(state, ph)
+            for h in hg.spiral(ph, MAX_RANGE):
+                if h not in out:
+                    continue
+                c = self._hits(state, ph, h)
+                if not c:
+                    continue
+                adj = hg.distance(ph, h) == 1
+                act = 1.0 if post.platoon == REAL else p_real * (1.0 if adj or c >= 3 else 0.4)
+                out[h].append((ph, act * c / 6 * (2 if adj else 1)))
+        return out
+
+    def _danger(self, t: _Turn, h: Hex, aim: Hex | None = None) -> float:
+        """Expected losses for one platoon in ``h`` given the cover fire expected this turn."""
+        cover = t.cover or {}
+        total = 0.0
+        for ph, v in t.exposure.get(h, ()):
+            q = t.close_cover.get(ph, 0.0) if ph == aim else cover.get(ph, 0.0)
+            total += (1 - q) * v
+        return total
+
+    def _cover_estimates(self, state: GameState) -> dict[Hex, float]:
+        """Rough chance each post is pinned this fire phase by MMGs, armour and mortars."""
+        firers = [u for u in state.on_board() if u.fresh and not u.is_rifle]
+        weights = {}
+        for h, post in state.enemy.items():
+            if post.platoon is None:
+                continue
+            near = sum(len(ids) for x, ids in state.at.items() if hg.distance(x, h) <= 3)
+            weights[h] = reveal_chance(state, h) * (1 + near)
+        faces = {u.id: {h: pin_chances(state, u, h) for h in weights} for u in firers}
+        plan = _greedy_groups(weights, firers, faces, 0.01)
+        cover = {h: group_pin(faces[u.id][h] for u in group) for h, group in plan.items()}
+        best = self._best_mortar_target(state)
+        if best is not None:
+            cover[best] = 1 - (1 - cover.get(best, 0.0)) / 6
+        return cover
+
+    def _close_cover(self, state: GameState, aim: Hex) -> float:
+        """Chance MMGs and armour pin ``aim`` in the turn a company moves in next to it.
+
+        Once your rifles are adjacent, the unrevealed bonus goes, distant firers take the
+        chart's -1 for friends next to the target (CA "Fire Attacks") and the mortars may
+        not fire on it (CA "Mortars").
+        """
+        already = bool(state.friendly_adjacent(aim))
+        post = state.enemy[aim]
+        faces = []
+        for u in state.on_board():
+            if not u.fresh or u.is_rifle:
+                continue
+            d = hg.distance(u.hex, aim)
+            if d > MAX_RANGE or friendly_line(state, u.hex, aim).blocked:
+                continue
+            total = sum(m.value for m in fire.friendly_modifiers(state, u, aim))
+            if not already:
+                if post.platoon == POTENTIAL:
+                    total -= 1
+                if d >= 2:
+                    total -= 1
+            faces.append(chances(total, fire.PIN))
+        return group_pin(faces)
+
+    # --- objectives ------------------------------------------------------------------------
+    def _choose_objectives(self, state: GameState, t: _Turn) -> None:
+        """One enemy post per rifle company (kept until it goes), then each company's mode."""
+        live = {h for h, p in state.enemy.items() if p.platoon is not None}
+        taken: set[Hex] = set()
+        for c in COMPANIES:
+            obj = self._objectives.get(c)
+            if obj in live:
+                taken.add(obj)
+            else:
+                self._objectives[c] = None
+        costs: dict[str, float] = {}
+        for c in sorted(COMPANIES, key=lambda c: self._company_reach(state, c)):
+            if not _company_alive(state, c):
+                continue
+            if self._objectives.get(c) is None:
+                obj = self._pick_objective(state, c, live - taken)
+                self._objectives[c] = obj
+                if obj is not None:
+                    taken.add(obj)
+            obj = self._objectives.get(c)
+            if obj is not None:
+                costs[c] = self._objective_cost(state, _company(state, c), obj) or 0.0
+        t.objectives = dict(self._objectives)
+        self._choose_exploiters(state, t)
+        active = sorted(costs, key=lambda c: (self._engaged_rank(state, c), costs[c]))
+        active = set(active[: self.w.active_companies])
+        for c in COMPANIES:
+            t.mode[c] = self._company_mode(state, t, c, c in active)
+            t.fields[c] = self._company_field(state, t, c)
+
+    def _engaged_rank(self, state: GameState, c: str) -> int:
+        """Companies already next to their objective keep their place at the front."""
+        obj = self._objectives.get(c)
+        if obj is None:
+            return 2
+        units = [u for u in _company(state, c) if u.on_board]
+        return 0 if any(hg.distance(u.hex, obj) <= 2 for u in units) else 1
+
+    def _company_mode(self, state: GameState, t: _Turn, c: str, active: bool) -> str:
+        obj = t.objectives.get(c)
+        if obj is None:
+            return EXPLOIT
+        units = [u for u in _company(state, c) if u.on_board]
+        if any(hg.distance(u.hex, obj) == 1 for u in units):
+            return ASSAULT
+        if not active:
+            return HOLD
+        fresh = [u for u in units if u.fresh]
+        if fresh and all(hg.distance(u.hex, obj) <= 2 for u in fresh):
+            q = self._close_cover(state, obj)
+            t.close_cover[obj] = q
+            waited = self._waits.get(c, 0)
+            self._waits[c] = waited + 1
+            if reveal_chance(state, obj) * (1 - q) <= self.w.close_risk or waited >= 2:
+                return CLOSE
+        else:
+            self._waits[c] = 0
+        return APPROACH
+
+    def _company_reach(self, state: GameState, c: str) -> int:
+        """Sort key: companies furthest forward choose first."""
+        rows = [u.hex[1] for u in _company(state, c) if u.on_board]
+        return -max(rows, default=-1)
+
+    def _choose_exploiters(self, state: GameState, t: _Turn) -> None:
+        """CA "Victory": send as many platoons off the enemy edge as broken enemies let count.
+
+        Armour goes whenever there is room on the tally (it is quick by road and cannot
+        break enemy platoons); rifle platoons go only when time is running out.
+        """
+        goal = [h for h in state.board.exploit_hexes if h not in state.enemy]
+        t.exploit_field = self._distance_field(state, goal, None, ())
+        room = state.enemy_platoons_broken - len(state.exploited())
+        turns_left = self.w.end_turn - 1 - state.turn
+        cands = []
+        for u in state.on_board():
+            if u.is_mmg:
+                continue
+            steps = ENEMY_EDGE_ROW - u.hex[1] + 1
+            if u.is_armour:
+                cands.append((0, steps / 2, u.id))
+            elif turns_left <= steps + 2:
+                cands.append((1, steps, u.id))
+        for _, steps, uid in sorted(cands):
+            if room <= 0:
+                break
+            if steps <= turns_left + 1:
+                t.exploiters.add(uid)
+                room -= 1
+
+    def _pick_objective(self, state: GameState, c: str, free: set[Hex]) -> Hex | None:
+        """The enemy post this company can reach and assault most cheaply."""
+        units = [u for u in _company(state, c) if u.where in (BOARD, OFF)]
+        if not units:
+            return None
+        best, best_cost = None, None
+        for h in sorted(free):
+            cost = self._objective_cost(state, units, h)
+            if cost is not None and (best_cost is None or cost < best_cost):
+                best, best_cost = h, cost
+        return best
+
+    def _objective_cost(self, state: GameState, units: list[Platoon], h: Hex) -> float | None:
+        """Turns to reach an assault hex, plus the enemies crowding it; real posts pay more."""
+        post = state.enemy[h]
+        spots = _assault_hexes(state, h)
+        if not spots:
+            return None
+        starts = [u.hex if u.on_board else None for u in units if u.where in (BOARD, OFF)]
+        if not starts:
+            return None
+        cost = float(min(_approach_steps(s, a) for s in starts for a in spots))
+        if post.platoon == REAL:
+            cost -= 1.5
+        cost += sum(1.0 for o in state.enemy if o != h and hg.distance(o, h) <= 2)
+        cost += 0.3 * abs(_centre_offset(state, h))
+        return cost
+
+    def _company_field(self, state: GameState, t: _Turn, c: str) -> dict[Hex, float]:
+        """Path costs to where the company is heading in its mode."""
+        obj = t.objectives.get(c)
+        mode = t.mode[c]
+        if mode == EXPLOIT or obj is None:
+            goal = [h for h in state.board.exploit_hexes if h not in state.enemy]
+            return self._distance_field(state, goal, None, ())
+        if mode in (CLOSE, ASSAULT):
+            return self._distance_field(state, _assault_hexes(state, obj), obj, ())
+        staging = [
+            h for h in state.board.hexes if hg.distance(h, obj) == 2 and h not in state.enemy
+        ]
+        return self._distance_field(state, staging, obj, state.board.neighbours_on_board[obj])
+
+    def _distance_field(self, state: GameState, goal, obj: Hex | None, forbid) -> dict[Hex, float]:
+        """Path cost from every hex to the goal, preferring cover and shunning other enemies."""
+        board = state.board
+        cost_of: dict[Hex, float] = {}
+        for h in board.hexes:
+            if h in state.enemy or h in board.closed_side_edge or h in forbid:
+                continue
+            cost = 1.0
+            if board.terrain[h] not in DEFENSIVE:
+                cost += self.w.open_step
+            near = sum(1 for n in board.neighbours_on_board[h] if n in state.enemy and n != obj)
+            cost_of[h] = cost + self.w.near_enemy_step * near
+        dist: dict[Hex, float] = {}
+        heap = [(cost_of[g] - 1.0, g) for g in goal if g in cost_of]
+        heapq.heapify(heap)
+        while heap:
+            d, h = heapq.heappop(heap)
+            if h in dist:
+                continue
+            dist[h] = d
+            for n in board.neighbours_on_board[h]:
+                if n in cost_of and n not in dist:
+                    heapq.heappush(heap, (d + cost_of[n], n))
+        return dist
+
+    # --- one unit's move -------------------------------------------------------------------
+    def _unit_move(self, state: GameState, seat: str, t: _Turn, u: Platoon):
+        if u.is_mmg:
+            return self._mmg_move(state, seat, u)
+        if u.is_armour:
+            return self._armour_move(state, seat, t, u)
+        if t.cover is None:
+            t.cover = self._cover_estimates(state)  # once the armour has moved or stayed
+        return self._rifle_move(state, seat, t, u)
+
+    def _mmg_move(self, state: GameState, seat: str, u: Platoon):
+        """CA "Movement": MMGs enter once where they see most, and only ever withdraw."""
+        if u.where == OFF:
+            if state.turn > 2:
+                return None
+            best = max(
+                (h for h in state.board.friendly_edge if not state.at.get(h)),
+                key=lambda h: (self._mmg_field(state, u, h), -abs(_centre_offset(state, h))),
+                default=None,
+            )
+            return None if best is None else Enter(seat, u.id, best)
+        if (
+            u.on_board
+            and u.fresh
+            and not any(hg.distance(u.hex, e) <= MAX_RANGE for e in state.enemy)
+        ):
+            return Withdraw(seat, u.id)
+        return None
+
+    def _mmg_field(self, state: GameState, u: Platoon, h: Hex) -> float:
+        """How much an MMG in ``h`` could pin: its pin chances against every post in reach."""
+        probe = Platoon(u.id, BOARD, h)
+        score = sum(pin_chances(state, probe, e) for e in state.enemy if hg.distance(h, e) <= 5)
+        if state.board.terrain[h] in DEFENSIVE:
+            score += 2
+        return score
+
+    def _rifle_move(self, state: GameState, seat: str, t: _Turn, u: Platoon):
+        c = u.company
+        obj = t.objectives.get(c)
+        mode = t.mode.get(c, HOLD)
+        field_ = t.fields.get(c, {})
+        if _can_exploit_now(state, u) and self._exploit_ok(state):
+            return Exploit(seat, u.id)
+        if u.id in t.exploiters:
+            mode, obj, field_ = EXPLOIT, None, t.exploit_field
+        elif u.on_board and obj is not None and hg.distance(u.hex, obj) == 1:
+            return None  # next to the objective: stay and assault in the fire phase
+        options = self._rifle_options(state, seat, u)
+        if not options:
+            return None
+        aim = obj if mode in (CLOSE, ASSAULT) else None
+        best, best_score = None, None
+        for action, h in options:
+            score = self._rifle_score(state, t, u, h, field_, mode, aim)
+            if best_score is None or score < best_score - 1e-9:
+                best, best_score = action, score
+        return best
+
+    def _rifle_options(self, state: GameState, seat: str, u: Platoon):
+        """Legal (action, hex) pairs; staying put is (None, here), or (None, None) off board."""
+        out: list[tuple] = []
+        if u.where == OFF:
+            out.append((None, None))
+            if state.turn > self.w.last_entry:
+                return out
+            for h in state.board.friendly_edge:
+                a = Enter(seat, u.id, h)
+                if check(state, a) is None:
+                    out.append((a, h))
+            return out
+        if not u.on_board or not u.fresh:
+            return out
+        out.append((None, u.hex))
+        for n in state.board.neighbours_on_board[u.hex]:
+            a = Move(seat, u.id, n)
+            if check(state, a) is None:
+                out.append((a, n))
+        return out
+
+    def _rifle_score(self, state, t: _Turn, u: Platoon, h, field_, mode: str, aim) -> float:
+        """Lower is better: path cost to the goal, weighted danger there, crowding."""
+        w = self.w
+        if h is None:  # staying off the board: safe, but a turn further from anywhere
+            edge = [field_.get(e, 30.0) for e in state.board.friendly_edge]
+            return min(edge, default=30.0) + 1.0
+        score = field_.get(h, 30.0)
+        score += w.caution[mode] * self._danger(t, h, aim) * (1 + w.loss)
+        if not any(n in state.enemy for n in state.board.neighbours_on_board[h]):
+            crowd = sum(1 for x in state.at.get(h, ()) if x[0] != "A" and x != u.id)
+            score += w.stack_penalty * crowd
+        return score
+
+    def _exploit_ok(self, state: GameState) -> bool:
+        """Exploit while it scores: up to the enemy platoons broken, or at the very end."""
+        room = state.enemy_platoons_broken - len(state.exploited())
+        return room > 0 or state.turn >= self.w.end_turn - 1
+
+    # --- armour ----------------------------------------------------------------------------
+    def _armour_move(self, state: GameState, seat: str, t: _Turn, u: Platoon):
+        if _can_exploit_now(state, u) and self._exploit_ok(state):
+            return Exploit(seat, u.id)
+        aims = {o for o in t.objectives.values() if o is not None}
+        self._exploiters = t.exploiters
+        self._exploit_dist = t.exploit_field
+        if u.where == OFF:
+            if state.turn > self.w.last_entry:
+                return None
+            best, best_value = None, None
+            options = [Enter(seat, u.id, h, f) for _, h, f in _armour_destinations(state, u)]
+        elif u.on_board and u.fresh:
+            best = None
+            best_value = self._armour_value(state, u, u.hex, u.facing, aims, now=True)
+            options = [Move(seat, u.id, h, f) for _, h, f in _armour_destinations(state, u)]
+        else:
+            return None
+        for a in options:
+            facing = u.facing if a.facing is None else a.facing
+            v = self._armour_value(state, u, a.to, facing, aims, now=False)
+            if best_value is None or v > best_value + 1e-9:
+                best, best_value = a, v
+        return best
+
+    def _armour_value(self, state, u: Platoon, h: Hex, facing, aims, now: bool) -> float:
+        """Covering fire it could give from ``h`` less the risk of ATGs reaching it there."""
+        probe = Platoon(u.id, BOARD, h, True, facing)
+        w = self.w
+        best = 0.0
+        for e, post in state.enemy.items():
+            if post.platoon is None:
+                continue
+            d = hg.distance(h, e)
+            if d > MAX_RANGE or d < w.armour_range:
+                continue
+            c = pin_chances(state, probe, e)
+            value = c / 6 * (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0)
+            best = max(best, value)
+        risk = armour_risk(state, probe)
+        if u.id in self._exploiters:
+            forward = -0.6 * self._exploit_steps(state, h)
+        else:
+            forward = 0.05 * h[1]
+        return (best if now else 0.8 * best) - w.armour * risk + forward
+
+    def _exploit_steps(self, state: GameState, h: Hex) -> float:
+        """Armour's distance from leaving by the enemy edge (the road counts half)."""
+        board = state.board
+        if h in board.road_set:
+            return (ENEMY_EDGE_ROW - h[1]) / 2
+        return self._exploit_dist.get(h, 20.0)
+
+    # --- fire phase ------------------------------------------------------------------------
+    def _fire_action(self, state: GameState, seat: str):
+        if state.declaration is not None:
+            return ResolveFire(seat)
+        if "mortar" not in self._fire_done:
+            self._fire_done.add("mortar")
+            a = self._mortar_call(state, seat)
+            if a is not None:
+                return a
+        while True:
+            if self._committed is None:
+                self._committed = self._assault(state) or self._covering_fire(state)
+            if self._committed is None:
+                return EndPhase(seat)
+            target, ids = self._committed
+            a = self._declare(state, seat, target, [state.units[i] for i in ids])
+            if a is None or isinstance(a, DeclareFire):
+                self._committed = None
+                self._fire_done.update(ids)
+            if a is not None:
+                return a
+
+    def _threat(self, state: GameState, h: Hex) -> float:
+        """Score points the enemy post in ``h`` is likely to cost you if left fresh."""
+        post = state.enemy.get(h)
+        if post is None or post.platoon is None or not post.fresh:
+            return 0.0
+        w = self.w
+        inf = 0.0
+        for x, ids in state.at.items():
+            n = sum(1 for i in ids if i[0] != "A")
+            if not n:
+                continue
+            c = self._hits(state, h, x)
+            if c:
+                inf = max(inf, n * c / 6 * (2 if hg.distance(h, x) == 1 else 1))
+        arm = 0.0
+        for a in state.on_board():
+            if a.is_armour:
+                arm = max(arm, armour_risk(state, a, only=h))
+        value = inf * w.loss + arm * w.armour
+        if post.platoon == REAL:
+            return value
+        adjacent = enemy.adjacent_to_friends(state, h)
+        trigger = 1.0 if adjacent or cluster_payoff(state, h) >= enemy.PAYOFF_REVEAL else 0.15
+        return value * reveal_chance(state, h) * trigger
+
+    def _best_mortar_target(self, state: GameState) -> Hex | None:
+        best, best_value = None, 0.05
+        for h in he_targets(state):
+            value = self._mortar_value(state, h)
+            if value > best_value:
+                best, best_value = h, value
+        return best
+
+    def _mortar_value(self, state: GameState, h: Hex) -> float:
+        """Threat removed by bombs on ``h``: the hex itself for sure, each neighbour 1 in 3."""
+        value = self._threat(state, h) * 5 / 6
+        for n in state.board.neighbours_on_board[h]:
+            if n in state.enemy:
+                value += self._threat(state, n) * 5 / 18
+        return value
+
+    def _mortar_call(self, state: GameState, seat: str):
+        """CA "Mortars": high explosive on the most dangerous hex the mortars may reach."""
+        if state.mortar_called or state.engaged:
+            return None
+        best, best_value = None, 0.05
+        for h, spotter in he_targets(state).items():
+            value = self._mortar_value(state, h)
+            if value > best_value:
+                best, best_value = CallMortar(seat, h, spotter), value
+        return best
+
+    def _assault(self, state: GameState) -> tuple[Hex, tuple[str, ...]] | None:
+        """The next assault: an enemy hex with fresh rifle platoons next to it.
+
+        CA "Fire Attacks": only when every firer is adjacent can a modified 4+ break the
+        enemy, so the group is the adjacent rifles of one company (the one with most
+        there) with any adjacent MMG and armour, and nobody further off joins in.
+        """
+        plans = []
+        for h in sorted(state.enemy):
+            if h in state.engaged or state.enemy[h].platoon is None:
+                continue
+            adj = [u for u in state.friendly_adjacent(h) if u.fresh and u.id not in self._fire_done]
+            by_company: dict[str, list[str]] = {}
+            for u in adj:
+                if u.is_rifle:
+                    by_company.setdefault(u.company, []).append(u.id)
+            if not by_company:
+                continue
+            aim = {c for c, o in self._objectives.items() if o == h}
+            c = max(sorted(by_company), key=lambda c: (len(by_company[c]), c in aim))
+            support = [u.id for u in adj if not u.is_rifle]
+            rank = (bool(aim), state.enemy[h].platoon == REAL, len(by_company[c]))
+            plans.append((rank, h, tuple(by_company[c] + support)))
+        if not plans:
+            return None
+        _, h, ids = max(plans)
+        return h, ids
+
+    def _declare(self, state: GameState, seat: str, target: Hex, firers: list[Platoon]):
+        """Turn armour that needs it first, then commit the whole group at once."""
+        usable = []
+        for u in firers:
+            if not (u.on_board and u.fresh):
+                continue
+            if u.is_armour and not hg.in_arc(u.hex, u.facing, target):
+                f = facing_towards(u.hex, target)
+                if f is not None and check(state, Face(seat, u.id, f)) is None:
+                    return Face(seat, u.id, f)
+                continue
+            if fire.firer_problem(state, u, target) is None:
+                usable.append(u)
+        if fire.company_problem(usable) is not None:
+            first = next(u.company for u in usable if u.is_rifle)
+            usable = [u for u in usable if not u.is_rifle or u.company == first]
+        if not usable:
+            return None
+        return DeclareFire(seat, target, tuple(u.id for u in usable), True)
+
+    def _covering_fire(self, state: GameState):
+        """Spend fresh firers where they most cut the chance of enemy fire next phase."""
+        reserved = self._assault_reserved(state)
+        firers = [
+            u
+            for u in state.on_board()
+            if u.fresh and u.id not in reserved and u.id not in self._fire_done
+        ]
+        if not firers:
+            return None
+        assault_targets = {
+            h
+            for h in state.enemy
+            if any(u.is_rifle and u.fresh for u in state.friendly_adjacent(h))
+        }
+        mortar = state.friendly_mortar
+        mortar_hex = mortar.hex if state.mortar_called and mortar and not mortar.smoke else None
+        threats = {}
+        for h in state.enemy:
+            if h in state.engaged or h in assault_targets:
+                continue
+            t = self._threat(state, h) * (1 / 6 if h == mortar_hex else 1.0)
+            if t > 0:
+                threats[h] = t
+        faces = {u.id: {h: pin_chances(state, u, h) for h in threats} for u in firers}
+        plan = _greedy_groups(threats, firers, faces, self.w.min_cover, self._rifle_cost(state))
+        if not plan:
+            return None
+        target, group = max(plan.items(), key=lambda kv: (len(kv[1]), kv[0]))
+        return target, tuple(u.id for u in group)
+
+    def _rifle_cost(self, state: GameState) -> Callable[[float], float | None]:
+        """What a rifle's shot costs in ammo: none worth spending on small threats."""
+        w = self.w
+
+        def cost(threat: float) -> float | None:
+            if threat < w.rifle_cover or state.ammo == TRACK_SIZE - 1:
+                return None
+            return 0.25
+
+        return cost
+
+    def _assault_reserved(self, state: GameState) -> set[str]:
+        """Fresh rifle platoons next to an enemy keep their fire for an assault on it."""
+        out = set()
+        for h, post in state.enemy.items():
+            if post.platoon is None or h in state.engaged:
+                continue
+            out.update(u.id for u in state.friendly_adjacent(h) if u.is_rifle and u.fresh)
+        return out
+
+
+def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> float:
+    """Chance enemy fire breaks armour standing at ``probe`` this enemy phase.
+
+    Real ATGs fire at up to 5 hexes; potential ATGs only reveal themselves (and fire)
+    with 2+ chances in 6 or when adjacent; a platoon without ATGs only close assaults
+    adjacent armour (CA "Enemy Fire", "Enemy Decisions").
+    """
+    h = probe.hex
+    survive = 1.0
+    posts = [(only, state.enemy[only])] if only is not None else state.enemy.items()
+    for e, post in posts:
+        if post.platoon is None:
+            continue
+        d = hg.distance(h, e)
+        if d > MAX_RANGE:
+            continue
+        p = 0.0
+        if post.atg is not None:
+            c = enemy.armour_chances(state, e, probe, True)
+            if post.atg == REAL:
+                p = c / 6
+            elif c >= enemy.ATG_CHANCES_REVEAL or d == 1:
+                p = atg_chance(state, e) * c / 6
+        if d == 1 and p == 0.0:
+            p = reveal_chance(state, e) * enemy.armour_chances(state, e, probe, False) / 6
+        survive *= 1 - p
+    return 1 - survive
+
+
+def _greedy_groups(
+    threats: dict[Hex, float],
+    firers: list[Platoon],
+    faces: dict[str, dict[Hex, int]],
+    min_gain: float,
+    rifle_cost: Callable[[float], float | None] | None = None,
+) -> dict[Hex, list[Platoon]]:
+    """Assign firers to hexes one at a time, always where threat x extra pin chance is largest.
+
+    Rifle platoons of two companies never share a hex (CA "Fire Attacks"); a rifle is
+    used only where ``rifle_cost`` allows, and its cost is taken off the gain.
+    """
+    plan: dict[Hex, list[Platoon]] = {}
+    free = list(firers)
+    while free:
+        best = None
+        for u in free:
+            for h, t in threats.items():
+                f = faces[u.id].get(h, 0)
+                if not f:
+                    continue
+                group = plan.get(h, [])
+                cost = 0.0
+                if u.is_rifle:
+                    c = rifle_cost(t) if rifle_cost else None
+                    if c is None or fire.company_problem([*group, u]) is not None:
+                        continue
+                    cost = c
+                before = [faces[g.id][h] for g in group]
+                gain = t * (group_pin([*before, f]) - group_pin(before)) - cost
+                if gain > min_gain and (best is None or gain > best[0]):
+                    best = (gain, u, h)
+        if best is None:
+            break
+        _, u, h = best
+        plan.setdefault(h, []).append(u)
+        free.remove(u)
+    return plan
+
+
+def _close_phase(state: GameState, seat: str):
+    """The action that ends whatever is open: resolve committed fire, else end the phase."""
+    if state.pending is not None:
+        p = state.pending
+        if p.kind == "break":
+            return ChooseBroken(seat, p.options[0])
+        return ChooseRollOrder(seat, p.options[0])
+    if state.declaration is not None:
+        return ResolveFire(seat)
+    return EndPhase(seat)
+
+
+def _move_order(state: GameState) -> list[str]:
+    """Exploiters, MMGs, armour, then rifles; leaders first, so others follow where they were."""
+    units = [u for u in state.units.values() if u.where in (OFF, BOARD)]
+    rank = {"M": 1, "A": 2}
+
+    def key(u: Platoon):
+        first = 0 if _can_exploit_now(state, u) else rank.get(u.id[0], 3)
+        return (first, -(u.hex[1] if u.hex else -1), u.id)
+
+    units.sort(key=key)
+    return [u.id for u in units]
+
+
+def _company(state: GameState, c: str) -> list[Platoon]:
+    return [state.units[f"{c}{i}"] for i in (1, 2, 3)]
+
+
+def _company_alive(state: GameState, c: str) -> bool:
+    """Has the company a platoon still to come on, or on the board?"""
+    return any(u.where in (OFF, BOARD) for u in _company(state, c))
+
+
+def _assault_hexes(state: GameState, h: Hex) -> list[Hex]:
+    """Hexes next to ``h`` a platoon could stand in to assault it."""
+    board = state.board
+    return [
+        n
+        for n in board.neighbours_on_board[h]
+        if n not in state.enemy and n not in board.closed_side_edge
+    ]
+
+
+def _approach_steps(start: Hex | None, goal: Hex) -> int:
+    """Moves to reach ``goal``: from off the board it is the row number plus the entry."""
+    if start is None:
+        return goal[1] + 1
+    return hg.distance(start, goal)
+
+
+def _centre_offset(state: GameState, h: Hex) -> int:
+    """Columns from the road in the hex's row (negative: left of the road)."""
+    road = state.board.road[h[1]]
+    return state.board.column(h) - state.board.column(road)
+
+
+def _can_exploit_now(state: GameState, u: Platoon) -> bool:
+    """Could ``u`` leave by the enemy edge this move phase (CA "Movement")?"""
+    if not (u.on_board and u.fresh) or u.is_mmg:
+        return False
+    board = state.board
+    if u.hex in board.exploit_hexes:
+        return True
+    return u.is_armour and u.hex == board.road[-2]
+
+
+def _armour_destinations(state: GameState, u: Platoon):
+    from .movement import destinations
+
+    return [d for d in destinations(state, u) if d[0] in ("enter", "move")]
+
+
+# --- baselines -------------------------------------------------------------------------------
+
+
+class RandomPolicy:
+    """Uniform over the legal actions except ending the game; draws from the given rng."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng or random.Random(0)
+        self._key: tuple | None = None
+        self._count = 0
+
+    def act(self, state: GameState, seat: str):
+        key = (id(state), state.turn, state.phase)
+        if key != self._key:
+            self._key, self._count = key, 0
+        self._count += 1
+        if self._count > MAX_ACTIONS_PER_PHASE:
+            return _close_phase(state, seat)
+        options = [a for a in legal_actions(state, seat) if not isinstance(a, EndGame)]
+        if not options:
+            return _close_phase(state, seat)
+        return options[self.rng.randrange(len(options))]
+
+
+class PassivePolicy:
+    """Never moves: ends the first turn, then ends the game (the free score)."""
+
+    name = "passive"
+
+    def __init__(self, rng: random.Random | None = None):
+        del rng
+
+    def act(self, state: GameState, seat: str):
+        if state.pending is not None or state.declaration is not None:
+            return _close_phase(state, seat)
+        if check(state, EndGame(seat)) is None:
+            return EndGame(seat)
+        return EndPhase(seat)
+
+
+POLICIES: dict[str, Callable[[random.Random], Policy]] = {
+    "steady": SteadyPolicy,
+    "random": RandomPolicy,
+    "passive": PassivePolicy,
+}
+
+
+def make_policy(name: str, seed: int) -> Policy:
+    """A fresh policy by registry name, with its own ``random.Random(seed)``."""
+    try:
+        factory = POLICIES[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}"
+        ) from None
+    return factory(random.Random(seed))
+
+
+def play_game(
+    seed: int,
+    policy: Policy,
+    options: Options | None = None,
+    seat: str = "player",
+    max_actions: int = 20 * 2 * (MAX_ACTIONS_PER_PHASE + 2),
+) -> GameState:
+    """Play one whole solitaire game with ``policy``; returns the finished state.
+
+    ``apply`` raises :class:`~.reasons.IllegalAction` if the policy breaks a rule, so a
+    faulty policy fails loudly. Games always end: after turn 20 the engine scores them.
+    """
+    state = new_game(seed, options or Options(auto_decisions=True))
+    for _ in range(max_actions):
+        if state.over:
+            return state
+        apply(state, policy.act(state, seat))
+    while not state.over:  # a policy that dawdles past the cap: close every phase
+        apply(state, _close_phase(state, seat))
+    return state
+
+
+__all__ = [
+    "Policy",
+    "SteadyPolicy",
+    "SteadyWeights",
+    "RandomPolicy",
+    "PassivePolicy",
+    "POLICIES",
+    "make_policy",
+    "play_game",
+    "LAST_TURN",
+    "ARMOUR_IDS",
+    "MMG_IDS",
+]
