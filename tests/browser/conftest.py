@@ -1,0 +1,117 @@
+"""Browser-test fixtures: a real Voilà server on loopback and Debian's headless Chromium.
+
+Screenshots go to ``test-artifacts/screenshots/`` (git-ignored) so a person can look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class VoilaServer:
+    """``voila`` serving the repository root on a free loopback port."""
+
+    def __init__(self, root: pathlib.Path, env: dict[str, str] | None = None, args=()) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        (ROOT / "test-artifacts").mkdir(exist_ok=True)
+        self.log = open(ROOT / "test-artifacts" / f"voila-{self.port}.log", "w")  # noqa: SIM115
+        cmd = [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={self.port}",
+               "--Voila.ip=127.0.0.1", "--ServerApp.open_browser=False", *args]
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
+                                     env={**os.environ, **(env or {})}, cwd=root)
+        self._wait()
+
+    def _wait(self, timeout: float = 60.0) -> None:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"voila exited with {self.proc.returncode}; see {self.log.name}")
+            try:
+                urllib.request.urlopen(self.base + "/", timeout=2)
+                return
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError("voila did not start in time")
+
+    def url(self, path: str) -> str:
+        return f"{self.base}/voila/render/{path}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> pathlib.Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+@pytest.fixture(scope="session")
+def voila(artifacts, tmp_path_factory):
+    store = tmp_path_factory.mktemp("store") / "class.db"
+    server = VoilaServer(ROOT, env={"HEXCLASS_STORE": str(store)})
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def wait_for_widgets(page, timeout: float = 90_000) -> None:
+    """Wait until Voilà has executed the notebook and rendered its widgets."""
+    page.wait_for_selector(".jupyter-widgets, .widget-box, canvas", timeout=timeout)
+    page.wait_for_function(
+        "() => !document.querySelector('#loading') || document.querySelector('#loading').style.display === 'none'",
+        timeout=timeout,
+    )
