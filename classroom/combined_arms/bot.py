@@ -1,19 +1,33 @@
-"""Scripted attackers for Combined Arms: a sensible "steady" policy and baselines.
+"""Scripted attackers for Combined Arms: a careful "steady" policy, a bold one, baselines.
 
 A policy looks at a :class:`~.state.GameState` and returns one action for a seat; it
-never changes the state itself. :func:`play_game` runs a whole solitaire game with one.
+never changes the state. :func:`play_game` runs a whole solitaire game with one, and
+``POLICIES`` names them for ``hexclass simulate``.
 
-* ``steady`` plays a fire-and-movement battle: MMGs enter once where they see most
-  enemy counters and give covering fire; armour keeps to where revealed or likely ATGs
-  cannot reach it and shoots from 3-5 hexes; each rifle company picks one objective,
-  closes on it through cover, moves in next to it together and then assaults with every
-  fresh platoon next to it; mortars fall on the most dangerous hex they may reach;
-  platoons exploit off the enemy edge late on; the game ends when playing on costs more
-  than it can gain.
-* ``random`` picks uniformly among the legal actions (never :class:`EndGame`), from a
-  ``random.Random`` the caller seeds: the floor any real policy must beat.
-* ``passive`` moves nothing and ends the battle after turn 1: the score the enemy's
-  dice give you for free, a sterner yardstick than ``random``.
+``steady`` fights by fire and movement, one objective per rifle company:
+
+* it picks objectives it can reach cheaply whose assault hexes few other enemy posts can
+  fire on (an attack into crossfire costs more platoons than a break is worth);
+* a company *approaches* through cover to 3 hexes, *bounds* to 2 hexes while mortars,
+  MMGs and armour pin the objective at full odds (one platoon stays back to spot for
+  the mortars if no MMG can), *closes* next to it once the covering fire that will be
+  left (no mortars, the chart's -1) is likely to pin it, then *assaults* with every fresh
+  platoon next to it: only then can a modified 4+ break it (CA "Fire Attacks");
+* covering fire goes where it most cuts the enemy's expected fire; rifle platoons spend
+  ammo on it only against big threats; armour turns to face its target first;
+* MMGs come on where they can cover an objective and withdraw when they only draw fire;
+  armour shoots from 3-5 hexes where revealed or likely ATGs cannot reach it;
+* mortars fire high explosive on the most dangerous hex they may reach, and stand down
+  a turn rather than stay tied to a poor target (CA "Mortars");
+* it exploits off the enemy edge as many platoons as broken enemies let count (armour
+  first), and ends the game when nothing is worth attacking, when it has lost two more
+  platoons than the enemy, or after turn 18 unless a break or exploit is in hand
+  (CA "Victory").
+
+``bold`` is the same policy with the caution off: it attacks whatever is nearest and
+plays on regardless. ``random`` picks uniformly among the legal actions (never ending the
+game early) from a ``random.Random`` the caller seeds. ``passive`` ends the battle after
+turn 1: the score the enemy's dice give for free, the yardstick a policy must beat.
 
 Every policy is deterministic for a given game and seed, submits only actions that
 :func:`~.engine.check` accepts, and ends each phase within a fixed number of actions.
@@ -36,7 +50,7 @@ from classroom import hexgrid as hg
 from classroom.dice import chances
 from classroom.hexgrid import Hex
 
-from . import enemy, fire, mortars
+from . import enemy, fire, lines, mortars
 from .actions import (
     CallMortar,
     ChooseBroken,
@@ -56,7 +70,17 @@ from .engine import apply, check, default_broken, legal_actions
 from .game import new_game
 from .lines import MAX_RANGE, enemy_line, friendly_line
 from .state import LAST_TURN, TRACK_SIZE, GameState, Options
-from .units import ARMOUR_IDS, BOARD, COMPANIES, MMG_IDS, OFF, POTENTIAL, REAL, Platoon
+from .units import (
+    ARMOUR_IDS,
+    BOARD,
+    COMPANIES,
+    MMG_IDS,
+    OFF,
+    POTENTIAL,
+    REAL,
+    EnemyPost,
+    Platoon,
+)
 from .victory import DEDUCTION_FROM
 
 MAX_ACTIONS_PER_PHASE = 64  # a policy that has not ended a phase by then is made to
@@ -107,6 +131,17 @@ def he_targets(state: GameState) -> dict[Hex, str]:
                 out[h] = sp.id
                 break
     return out
+
+
+def _spotted_enemy_hexes(state: GameState) -> list[Hex]:
+    """Enemy hexes high explosive could hit were the mortars free to switch target."""
+    spotters = mortars.friendly_spotters(state)
+    near = {n for h in state.at for n in state.board.neighbours_on_board[h]}
+    return [
+        h
+        for h in sorted(state.enemy)
+        if h not in near and any(lines.spotting_clear(state, sp.hex, h) for sp in spotters)
+    ]
 
 
 def reveal_chance(state: GameState, h: Hex) -> float:
@@ -162,7 +197,114 @@ def facing_towards(origin: Hex, target: Hex, prefer: int = 4) -> int | None:
     return None
 
 
-def cluster_payoff(state: GameState, post: Hex, assume_fresh: bool = True) -> int:
+class Sight:
+    """Who can hit what, for one unchanging state: fast, cached forms of the fire odds.
+
+    ``pin`` gives the same faces as the engine's ``fire.friendly_modifiers`` (plus a
+    blocked line meaning 0), ``hits`` the same as :func:`infantry_hit_chances`; both
+    also answer for a firer placed hypothetically in another hex. Build a new one after
+    any action: nothing here notices the state changing.
+    """
+
+    def __init__(self, state: GameState):
+        self.state = state
+        board = state.board
+        self.terrain = lines.terrain_mask(state)
+        self.rifles = lines.mask_of(state.rifle_hexes())
+        self.threats: dict[Hex, float] = {}
+        self._adjacent: dict[Hex, tuple[bool, frozenset]] = {}
+        self._pins: dict[tuple, int] = {}
+        self._hits: dict[tuple[Hex, Hex], int] = {}
+        self._hatches: dict[Hex, bool] = {}
+        self._crest = board.is_crest
+
+    def adjacent(self, target: Hex) -> tuple[bool, frozenset]:
+        """(any of your platoons next to ``target``, companies of rifles next to it)."""
+        info = self._adjacent.get(target)
+        if info is None:
+            friends = self.state.friendly_adjacent(target)
+            info = (bool(friends), frozenset(u.company for u in friends if u.is_rifle))
+            self._adjacent[target] = info
+        return info
+
+    def hatches_open(self, h: Hex) -> bool:
+        """CA "Fire Attacks": armour with no enemy counter or mortar target within 2."""
+        ok = self._hatches.get(h)
+        if ok is None:
+            state = self.state
+            em = state.enemy_mortar
+            ok = not any(hg.distance(h, e) <= 2 for e in state.enemy) and (
+                em is None or hg.distance(h, em.hex) > 2
+            )
+            self._hatches[h] = ok
+        return ok
+
+    def pin(self, unit_id: str, h: Hex, target: Hex) -> int:
+        """Faces on which ``unit_id`` firing from ``h`` pins ``target`` (0: it cannot)."""
+        kind = unit_id[0]  # company letter, or A(rmour) / M(MG)
+        key = (kind, h, target)
+        faces = self._pins.get(key)
+        if faces is None:
+            faces = self._pins[key] = self._pin(kind, h, target)
+        return faces
+
+    def pin_after_closing(self, unit_id: str, h: Hex, target: Hex, company: str) -> int:
+        """Like :meth:`pin`, as it will be once ``company`` has a rifle next to ``target``."""
+        _, companies = self.adjacent(target)
+        return self._pin(unit_id[0], h, target, (True, companies | {company}))
+
+    def _pin(self, kind: str, h: Hex, target: Hex, adjacent=None) -> int:
+        state = self.state
+        d = hg.distance(h, target)
+        post = state.enemy.get(target)
+        if post is None or not 1 <= d <= MAX_RANGE:
+            return 0
+        blockers = self.terrain
+        if not (self._crest(h) or self._crest(target)):
+            blockers |= self.rifles
+        through, along = lines.pair_masks(h, target)
+        if through & blockers:
+            return 0
+        part = (along & blockers).bit_count()
+        if part >= 2:
+            return 0
+        total = -part
+        if kind == "A" and self.hatches_open(h):
+            total += 1
+        any_adjacent, companies = adjacent or self.adjacent(target)
+        if post.platoon == POTENTIAL and not any_adjacent and d > 1:
+            total += 1
+        if d >= 2 and (companies - {kind}):
+            total -= 1  # p.22 chart: a rifle platoon of another company next to the target
+        total -= d // 2 if kind == "M" else d
+        return chances(total, fire.PIN)
+
+    def hits(self, post: Hex, h: Hex) -> int:
+        """Faces on which an enemy platoon in ``post`` pins infantry in ``h``."""
+        key = (post, h)
+        c = self._hits.get(key)
+        if c is None:
+            c = self._hits[key] = _enemy_hits(self.state, self.terrain, post, h)
+        return c
+
+
+def _enemy_hits(state: GameState, terrain: int, post: Hex, h: Hex) -> int:
+    d = hg.distance(post, h)
+    if not 1 <= d <= MAX_RANGE:
+        return 0
+    through, along = lines.pair_masks(post, h)
+    if through & terrain:
+        return 0
+    part = (along & terrain).bit_count()
+    if part >= 2:
+        return 0
+    total = -d - part + (0 if state.board.terrain[h] in DEFENSIVE else 1)
+    return chances(total, enemy.INFANTRY_HIT)
+
+
+def cluster_payoff(
+    state: GameState, post: Hex, assume_fresh: bool = True, hits: Callable | None = None
+) -> int:
     """The best cluster payoff an enemy platoon in ``post`` sees (CA "Enemy Decisions").
 
     Your spent platoons recover before the enemy phase, so by default every infantry
@@ -173,7 +315,7 @@ def cluster_payoff(state: GameState, post: Hex, assume_fresh: bool = True) -> in
         n = sum((2 if assume_fresh or state.units[u].fresh else 1) for u in ids if u[0] != "A")
         if not n:
             continue
-        c = infantry_hit_chances(state, post, h)
+        c = hits(post, h) if hits else infantry_hit_chances(state, post, h)
         if c:
             pay[h] = n * c * (3 if hg.distance(post, h) == 1 else 1)
     if not pay:
@@ -190,7 +332,14 @@ def cluster_payoff(state: GameState, post: Hex, assume_fresh: bool = True) -> in
 
 # --- the steady policy -----------------------------------------------------------------------
 
-HOLD, APPROACH, CLOSE, ASSAULT, EXPLOIT = "hold", "approach", "close", "assault", "exploit"
+HOLD, APPROACH, BOUND, CLOSE, ASSAULT, EXPLOIT = (
+    "hold",
+    "approach",
+    "bound",
+    "close",
+    "assault",
+    "exploit",
+)
 
 
 @dataclass(frozen=True)
@@ -203,15 +352,33 @@ class SteadyWeights:
     near_enemy_step: float = 2.5  # extra path cost of a hex next to an enemy that is not the aim
     stack_penalty: float = 0.3  # per infantry platoon already in a hex the enemy mortars could hit
     caution: dict = field(
-        default_factory=lambda: {HOLD: 8.0, APPROACH: 3.0, CLOSE: 1.0, ASSAULT: 1.0, EXPLOIT: 2.0}
+        default_factory=lambda: {
+            HOLD: 8.0,
+            APPROACH: 3.0,
+            BOUND: 1.0,
+            CLOSE: 1.0,
+            ASSAULT: 1.0,
+            EXPLOIT: 2.0,
+        }
     )  # weight of expected losses against a step of progress, by company mode
     active_companies: int = 2  # companies attacking at once; the rest follow out of fire
+    max_wait: int = 2  # turns a gathered company waits for better cover before closing anyway
     close_risk: float = 0.45  # most acceptable chance the objective is real and unpinned
     min_cover: float = 0.02  # smallest worthwhile gain in pin chance x threat to fire
     rifle_cover: float = 0.6  # threat above which a rifle spends ammo on covering fire
     armour_range: int = 3  # armour does not shoot from nearer than this
     end_turn: int = DEDUCTION_FROM + 1  # end before this turn unless playing on pays
     last_entry: int = 12  # no platoon enters after this turn
+    mortar_shift: float = 0.5  # stand the mortars down if tied to less than this share of the best
+    real_bonus: float = 1.5  # objective preference for a revealed enemy platoon, in steps
+    max_crossfire: float = 0.3  # most expected losses from other posts at the assault hex
+    crossfire: float = 3.0  # objective cost per expected loss from other posts there
+    stop_loss: int = 2  # end once this many more of your platoons than theirs are broken
+    mmg_entry: float = 0.3  # least worth (pin chance on objectives less danger) to bring an MMG on
+    mmg_danger: float = 1.0  # weight of the losses an MMG would draw against its support
+    exploit_pull: float = 0.6  # worth of each step towards the exit for armour sent to exploit
+    end_when_idle: bool = True  # end the game once no attack is worth starting
+    hold_off_board: bool = True  # companies waiting their turn stay off the board
 
 
 @dataclass
@@ -221,11 +388,15 @@ class _Turn:
     key: tuple
     objectives: dict[str, Hex | None] = field(default_factory=dict)
     mode: dict[str, str] = field(default_factory=dict)
+    posts: list[tuple[Hex, EnemyPost, float]] = field(default_factory=list)
+    step: dict[Hex, float] = field(default_factory=dict)
+    near: dict[Hex, list[Hex]] = field(default_factory=dict)
     exposure: dict[Hex, list[tuple[Hex, float]]] = field(default_factory=dict)
     cover: dict[Hex, float] | None = None
     close_cover: dict[Hex, float] = field(default_factory=dict)
     fields: dict[str, dict[Hex, float]] = field(default_factory=dict)
     exploiters: set[str] = field(default_factory=set)
+    overwatch: set[str] = field(default_factory=set)
     exploit_field: dict[Hex, float] = field(default_factory=dict)
     done: set[str] = field(default_factory=set)
 
@@ -235,9 +406,16 @@ class SteadyPolicy:
 
     name = "steady"
 
-    def __init__(self, rng: random.Random | None = None, weights: SteadyWeights | None = None):
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        weights: SteadyWeights | None = None,
+        name: str = "steady",
+    ):
+        self.name = name
         self.w = weights or SteadyWeights()
         self._turn: _Turn | None = None
+        self._turn_now = _Turn(())
         self._objectives: dict[str, Hex | None] = {}
         self._phase_key: tuple | None = None
         self._phase_actions = 0
@@ -246,8 +424,16 @@ class SteadyPolicy:
         self._exploiters: set[str] = set()
         self._exploit_dist: dict[Hex, float] = {}
         self._waits: dict[str, int] = {}
+        self._fire_value: dict[tuple[str, Hex], float] = {}
         self._hit_key: tuple | None = None
         self._hit_cache: dict[tuple[Hex, Hex], int] = {}
+        self._terrain = 0
+        self._sight_key: tuple | None = None
+        self._threat_phase: tuple | None = None
+        self._threat_cache: dict[tuple, float] = {}
+        self._risk_key: tuple | None = None
+        self._risk_cache: dict[tuple, float] = {}
+        self._sight_now: Sight | None = None
         del rng  # the steady policy needs no randomness
 
     # --- the entry point -------------------------------------------------------------------
@@ -301,10 +487,30 @@ class SteadyPolicy:
         if not state.acted_this_turn and self._should_end(state):
             return None
         t = _Turn(key)
-        t.exposure = self._exposure_map(state)
+        self._turn_now = t
+        t.posts = [
+            (h, p, reveal_chance(state, h)) for h, p in state.enemy.items() if p.platoon is not None
+        ]
+        self._step_costs(state, t)
         self._choose_objectives(state, t)
         self._turn = t
+        if self._idle(state, t) and check(state, EndGame(state_seat(state))) is None:
+            return None
         return t
+
+    def _idle(self, state: GameState, t: _Turn) -> bool:
+        """Nothing worth doing: no objective, no exploit, no assault under way.
+
+        The enemy never moves, so an attack that is not worth starting now will not
+        become worth it later; staying on only exposes the platoons already out.
+        """
+        if not self.w.end_when_idle or state.acted_this_turn:
+            return False
+        return (
+            all(o is None for o in t.objectives.values())
+            and not t.exploiters
+            and not self._assault_in_hand(state)
+        )
 
     def _should_end(self, state: GameState) -> bool:
         """CA "Victory": stop when another turn costs a point and nothing better is in hand."""
@@ -313,9 +519,19 @@ class SteadyPolicy:
         movers = [u for u in state.on_board() if not u.is_mmg]
         if not movers and all(u.where != OFF for u in state.units.values()):
             return True  # nobody left who could still score
+        lost = len(state.broken_friendly()) - state.enemy_platoons_broken
+        if lost >= self.w.stop_loss and not self._assault_in_hand(state):
+            return True  # cut the losses: every further turn has cost more than it gained
         if state.turn < self.w.end_turn or state.options.easier_game:
             return False
         return not self._worth_another_turn(state)
+
+    def _assault_in_hand(self, state: GameState) -> bool:
+        """Are fresh rifle platoons next to a real enemy, ready to try to break it?"""
+        return any(
+            post.platoon == REAL and any(u.is_rifle and u.fresh for u in state.friendly_adjacent(h))
+            for h, post in state.enemy.items()
+        )
 
     def _worth_another_turn(self, state: GameState) -> bool:
         """Is a break or an exploit likely enough next turn to pay the point it costs?"""
@@ -338,39 +554,45 @@ class SteadyPolicy:
         return gain > 1.2
 
     # --- exposure and cover ----------------------------------------------------------------
+    def _sight(self, state: GameState) -> Sight:
+        """The :class:`Sight` of the state as it is now (rebuilt after every action)."""
+        key = (id(state), len(state.actions), len(state.events))
+        if key != self._sight_key:
+            self._sight_key, self._sight_now = key, Sight(state)
+        return self._sight_now
+
     def _hits(self, state: GameState, post: Hex, h: Hex) -> int:
         """:func:`infantry_hit_chances`, remembered while the terrain and smoke stay put."""
         key = (id(state), id(state.board), frozenset(state.smoke))
         if key != self._hit_key:
             self._hit_key, self._hit_cache = key, {}
+            self._terrain = lines.terrain_mask(state)
         c = self._hit_cache.get((post, h))
         if c is None:
-            c = self._hit_cache[(post, h)] = infantry_hit_chances(state, post, h)
+            c = self._hit_cache[(post, h)] = _enemy_hits(state, self._terrain, post, h)
         return c
 
-    def _exposure_map(self, state: GameState) -> dict[Hex, list[tuple[Hex, float]]]:
-        """For each hex, the expected losses one platoon there takes from each post if unpinned."""
-        out: dict[Hex, list[tuple[Hex, float]]] = {h: [] for h in state.board.hexes}
-        for ph, post in state.enemy.items():
-            if post.platoon is None:
+    def _exposure(self, state: GameState, t: _Turn, h: Hex) -> list[tuple[Hex, float]]:
+        """Expected losses one platoon in ``h`` would take from each post left unpinned."""
+        got = t.exposure.get(h)
+        if got is not None:
+            return got
+        out = []
+        for ph, post, p_real in t.posts:
+            c = self._hits(state, ph, h)
+            if not c:
                 continue
-            p_real = reveal_chance(state, ph)
-            for h in hg.spiral(ph, MAX_RANGE):
-                if h not in out:
-                    continue
-                c = self._hits(state, ph, h)
-                if not c:
-                    continue
-                adj = hg.distance(ph, h) == 1
-                act = 1.0 if post.platoon == REAL else p_real * (1.0 if adj or c >= 3 else 0.4)
-                out[h].append((ph, act * c / 6 * (2 if adj else 1)))
+            adj = hg.distance(ph, h) == 1
+            act = 1.0 if post.platoon == REAL else p_real * (1.0 if adj or c >= 3 else 0.4)
+            out.append((ph, act * c / 6 * (2 if adj else 1)))
+        t.exposure[h] = out
         return out
 
-    def _danger(self, t: _Turn, h: Hex, aim: Hex | None = None) -> float:
+    def _danger(self, state: GameState, t: _Turn, h: Hex, aim: Hex | None = None) -> float:
         """Expected losses for one platoon in ``h`` given the cover fire expected this turn."""
         cover = t.cover or {}
         total = 0.0
-        for ph, v in t.exposure.get(h, ()):
+        for ph, v in self._exposure(state, t, h):
             q = t.close_cover.get(ph, 0.0) if ph == aim else cover.get(ph, 0.0)
             total += (1 - q) * v
         return total
@@ -384,7 +606,8 @@ class SteadyPolicy:
                 continue
             near = sum(len(ids) for x, ids in state.at.items() if hg.distance(x, h) <= 3)
             weights[h] = reveal_chance(state, h) * (1 + near)
-        faces = {u.id: {h: pin_chances(state, u, h) for h in weights} for u in firers}
+        sight = self._sight(state)
+        faces = {u.id: {h: sight.pin(u.id, u.hex, h) for h in weights} for u in firers}
         plan = _greedy_groups(weights, firers, faces, 0.01)
         cover = {h: group_pin(faces[u.id][h] for u in group) for h, group in plan.items()}
         best = self._best_mortar_target(state)
@@ -392,29 +615,19 @@ class SteadyPolicy:
             cover[best] = 1 - (1 - cover.get(best, 0.0)) / 6
         return cover
 
-    def _close_cover(self, state: GameState, aim: Hex) -> float:
+    def _close_cover(self, state: GameState, aim: Hex, company: str) -> float:
         """Chance MMGs and armour pin ``aim`` in the turn a company moves in next to it.
 
         Once your rifles are adjacent, the unrevealed bonus goes, distant firers take the
         chart's -1 for friends next to the target (CA "Fire Attacks") and the mortars may
         not fire on it (CA "Mortars").
         """
-        already = bool(state.friendly_adjacent(aim))
-        post = state.enemy[aim]
-        faces = []
-        for u in state.on_board():
-            if not u.fresh or u.is_rifle:
-                continue
-            d = hg.distance(u.hex, aim)
-            if d > MAX_RANGE or friendly_line(state, u.hex, aim).blocked:
-                continue
-            total = sum(m.value for m in fire.friendly_modifiers(state, u, aim))
-            if not already:
-                if post.platoon == POTENTIAL:
-                    total -= 1
-                if d >= 2:
-                    total -= 1
-            faces.append(chances(total, fire.PIN))
+        sight = self._sight(state)
+        faces = [
+            sight.pin_after_closing(u.id, u.hex, aim, company)
+            for u in state.on_board()
+            if u.fresh and not u.is_rifle
+        ]
         return group_pin(faces)
 
     # --- objectives ------------------------------------------------------------------------
@@ -457,25 +670,48 @@ class SteadyPolicy:
         return 0 if any(hg.distance(u.hex, obj) <= 2 for u in units) else 1
 
     def _company_mode(self, state: GameState, t: _Turn, c: str, active: bool) -> str:
+        """Where the company is in its attack: approach to 3 hexes, bound to 2, close, assault.
+
+        The bound to 2 hexes is covered by mortars and MMG/armour fire at full odds (an
+        overwatch platoon stays back to spot if nobody else can); closing in waits for
+        covering fire that will probably pin the objective (CA "Fire Attacks", "Mortars").
+        """
         obj = t.objectives.get(c)
         if obj is None:
-            return EXPLOIT
+            return HOLD  # nothing worth attacking: wait out of harm's way
         units = [u for u in _company(state, c) if u.on_board]
         if any(hg.distance(u.hex, obj) == 1 for u in units):
             return ASSAULT
         if not active:
             return HOLD
         fresh = [u for u in units if u.fresh]
-        if fresh and all(hg.distance(u.hex, obj) <= 2 for u in fresh):
-            q = self._close_cover(state, obj)
+        dist = {u.id: hg.distance(u.hex, obj) for u in fresh}
+        if fresh and all(d <= 3 for d in dist.values()) and any(d == 2 for d in dist.values()):
+            q = self._close_cover(state, obj, c)
             t.close_cover[obj] = q
             waited = self._waits.get(c, 0)
             self._waits[c] = waited + 1
-            if reveal_chance(state, obj) * (1 - q) <= self.w.close_risk or waited >= 2:
+            if (
+                reveal_chance(state, obj) * (1 - q) <= self.w.close_risk
+                or waited >= self.w.max_wait
+            ):
                 return CLOSE
-        else:
-            self._waits[c] = 0
+            return BOUND
+        self._waits[c] = 0
+        if fresh and all(d <= 3 for d in dist.values()):
+            t.overwatch.update(self._overwatch(state, obj, fresh))
+            return BOUND
         return APPROACH
+
+    def _overwatch(self, state: GameState, obj: Hex, fresh: list[Platoon]) -> set[str]:
+        """One platoon that stays back to spot for the mortars, if no MMG can see ``obj``."""
+        spotters = {sp.id: sp for sp in mortars.friendly_spotters(state)}
+        if any(sp.is_mmg and lines.spotting_clear(state, sp.hex, obj) for sp in spotters.values()):
+            return set()
+        for u in sorted(fresh, key=lambda u: (-hg.distance(u.hex, obj), u.id)):
+            if u.id in spotters and lines.spotting_clear(state, u.hex, obj):
+                return {u.id}
+        return set()
 
     def _company_reach(self, state: GameState, c: str) -> int:
         """Sort key: companies furthest forward choose first."""
@@ -529,10 +765,14 @@ class SteadyPolicy:
         starts = [u.hex if u.on_board else None for u in units if u.where in (BOARD, OFF)]
         if not starts:
             return None
+        t = self._turn_now
+        crossfire = min(sum(v for ph, v in self._exposure(state, t, a) if ph != h) for a in spots)
+        if crossfire > self.w.max_crossfire:
+            return None  # other posts would cut the assault group to pieces
         cost = float(min(_approach_steps(s, a) for s in starts for a in spots))
         if post.platoon == REAL:
-            cost -= 1.5
-        cost += sum(1.0 for o in state.enemy if o != h and hg.distance(o, h) <= 2)
+            cost -= self.w.real_bonus
+        cost += self.w.crossfire * crossfire
         cost += 0.3 * abs(_centre_offset(state, h))
         return cost
 
@@ -540,28 +780,43 @@ class SteadyPolicy:
         """Path costs to where the company is heading in its mode."""
         obj = t.objectives.get(c)
         mode = t.mode[c]
-        if mode == EXPLOIT or obj is None:
+        if mode == EXPLOIT:
             goal = [h for h in state.board.exploit_hexes if h not in state.enemy]
             return self._distance_field(state, goal, None, ())
+        if obj is None:
+            return {}  # no aim: keep wherever is safest
         if mode in (CLOSE, ASSAULT):
             return self._distance_field(state, _assault_hexes(state, obj), obj, ())
+        ring = 2 if mode == BOUND else 3
         staging = [
-            h for h in state.board.hexes if hg.distance(h, obj) == 2 and h not in state.enemy
+            h for h in hg.ring(obj, ring) if h in state.board.hex_set and h not in state.enemy
         ]
-        return self._distance_field(state, staging, obj, state.board.neighbours_on_board[obj])
+        closer = [h for r in range(1, ring) for h in hg.ring(obj, r)]
+        return self._distance_field(state, staging, obj, closer)
+
+    def _step_costs(self, state: GameState, t: _Turn) -> None:
+        """This turn's cost of stepping into each hex: open ground, enemies next door, fire."""
+        board, w = state.board, self.w
+        t.step, t.near = {}, {}
+        for h in board.hexes:
+            if h in state.enemy or h in board.closed_side_edge:
+                continue
+            near = [n for n in board.neighbours_on_board[h] if n in state.enemy]
+            cost = 1.0 + w.near_enemy_step * len(near)
+            if board.terrain[h] not in DEFENSIVE:
+                cost += w.open_step
+            t.step[h], t.near[h] = cost, near
 
     def _distance_field(self, state: GameState, goal, obj: Hex | None, forbid) -> dict[Hex, float]:
         """Path cost from every hex to the goal, preferring cover and shunning other enemies."""
         board = state.board
-        cost_of: dict[Hex, float] = {}
-        for h in board.hexes:
-            if h in state.enemy or h in board.closed_side_edge or h in forbid:
-                continue
-            cost = 1.0
-            if board.terrain[h] not in DEFENSIVE:
-                cost += self.w.open_step
-            near = sum(1 for n in board.neighbours_on_board[h] if n in state.enemy and n != obj)
-            cost_of[h] = cost + self.w.near_enemy_step * near
+        cost_of = dict(self._turn_now.step)
+        if obj is not None:
+            for n in board.neighbours_on_board[obj]:
+                if n in cost_of:
+                    cost_of[n] -= self.w.near_enemy_step
+        for h in forbid:
+            cost_of.pop(h, None)
         dist: dict[Hex, float] = {}
         heap = [(cost_of[g] - 1.0, g) for g in goal if g in cost_of]
         heapq.heapify(heap)
@@ -578,39 +833,42 @@ class SteadyPolicy:
     # --- one unit's move -------------------------------------------------------------------
     def _unit_move(self, state: GameState, seat: str, t: _Turn, u: Platoon):
         if u.is_mmg:
-            return self._mmg_move(state, seat, u)
+            return self._mmg_move(state, seat, t, u)
         if u.is_armour:
             return self._armour_move(state, seat, t, u)
         if t.cover is None:
             t.cover = self._cover_estimates(state)  # once the armour has moved or stayed
         return self._rifle_move(state, seat, t, u)
 
-    def _mmg_move(self, state: GameState, seat: str, u: Platoon):
-        """CA "Movement": MMGs enter once where they see most, and only ever withdraw."""
+    def _mmg_move(self, state: GameState, seat: str, t: _Turn, u: Platoon):
+        """CA "Movement": MMGs enter once, where they can cover the attack, and only withdraw.
+
+        An MMG is infantry: its losses count towards breaking platoons, so it comes on
+        only where it can help pin a company's objective, and goes again when it is
+        under fire with nothing of the attack left in its reach.
+        """
+        aims = {o for o in t.objectives.values() if o is not None}
         if u.where == OFF:
-            if state.turn > 2:
+            if state.turn > self.w.last_entry or not aims:
                 return None
+            options = [h for h in state.board.friendly_edge if not state.at.get(h)]
+            scored = [(self._mmg_value(state, t, u, h, aims), h) for h in options]
             best = max(
-                (h for h in state.board.friendly_edge if not state.at.get(h)),
-                key=lambda h: (self._mmg_field(state, u, h), -abs(_centre_offset(state, h))),
-                default=None,
+                scored, key=lambda vh: (vh[0], -abs(_centre_offset(state, vh[1]))), default=None
             )
-            return None if best is None else Enter(seat, u.id, best)
-        if (
-            u.on_board
-            and u.fresh
-            and not any(hg.distance(u.hex, e) <= MAX_RANGE for e in state.enemy)
-        ):
+            if best is None or best[0] < self.w.mmg_entry:
+                return None
+            return Enter(seat, u.id, best[1])
+        if u.on_board and u.fresh and self._mmg_value(state, t, u, u.hex, aims) < 0:
             return Withdraw(seat, u.id)
         return None
 
-    def _mmg_field(self, state: GameState, u: Platoon, h: Hex) -> float:
-        """How much an MMG in ``h`` could pin: its pin chances against every post in reach."""
-        probe = Platoon(u.id, BOARD, h)
-        score = sum(pin_chances(state, probe, e) for e in state.enemy if hg.distance(h, e) <= 5)
-        if state.board.terrain[h] in DEFENSIVE:
-            score += 2
-        return score
+    def _mmg_value(self, state: GameState, t: _Turn, u: Platoon, h: Hex, aims) -> float:
+        """Pin chances (in sixths) on the objectives, less the fire it would draw in ``h``."""
+        sight = self._sight(state)
+        support = sum(sight.pin(u.id, h, e) for e in aims) / 6
+        danger = sum(v for _, v in self._exposure(state, t, h))
+        return support - self.w.mmg_danger * danger
 
     def _rifle_move(self, state: GameState, seat: str, t: _Turn, u: Platoon):
         c = u.company
@@ -623,6 +881,8 @@ class SteadyPolicy:
             mode, obj, field_ = EXPLOIT, None, t.exploit_field
         elif u.on_board and obj is not None and hg.distance(u.hex, obj) == 1:
             return None  # next to the objective: stay and assault in the fire phase
+        elif u.id in t.overwatch:
+            return None  # stays fresh to call the mortars onto the objective
         options = self._rifle_options(state, seat, u)
         if not options:
             return None
@@ -659,10 +919,12 @@ class SteadyPolicy:
         """Lower is better: path cost to the goal, weighted danger there, crowding."""
         w = self.w
         if h is None:  # staying off the board: safe, but a turn further from anywhere
+            if mode == HOLD and w.hold_off_board:
+                return -100.0
             edge = [field_.get(e, 30.0) for e in state.board.friendly_edge]
             return min(edge, default=30.0) + 1.0
         score = field_.get(h, 30.0)
-        score += w.caution[mode] * self._danger(t, h, aim) * (1 + w.loss)
+        score += w.caution[mode] * self._danger(state, t, h, aim) * (1 + w.loss)
         if not any(n in state.enemy for n in state.board.neighbours_on_board[h]):
             crowd = sum(1 for x in state.at.get(h, ()) if x[0] != "A" and x != u.id)
             score += w.stack_penalty * crowd
@@ -680,6 +942,7 @@ class SteadyPolicy:
         aims = {o for o in t.objectives.values() if o is not None}
         self._exploiters = t.exploiters
         self._exploit_dist = t.exploit_field
+        self._fire_value = {}
         if u.where == OFF:
             if state.turn > self.w.last_entry:
                 return None
@@ -700,24 +963,39 @@ class SteadyPolicy:
 
     def _armour_value(self, state, u: Platoon, h: Hex, facing, aims, now: bool) -> float:
         """Covering fire it could give from ``h`` less the risk of ATGs reaching it there."""
-        probe = Platoon(u.id, BOARD, h, True, facing)
         w = self.w
-        best = 0.0
-        for e, post in state.enemy.items():
-            if post.platoon is None:
-                continue
-            d = hg.distance(h, e)
-            if d > MAX_RANGE or d < w.armour_range:
-                continue
-            c = pin_chances(state, probe, e)
-            value = c / 6 * (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0)
-            best = max(best, value)
-        risk = armour_risk(state, probe)
+        key = (u.id, h)
+        best = self._fire_value.get(key)
+        if best is None:
+            sight = self._sight(state)
+            best = 0.0
+            for e, post in state.enemy.items():
+                d = hg.distance(h, e)
+                if post.platoon is None or d > MAX_RANGE or d < w.armour_range:
+                    continue
+                c = sight.pin(u.id, h, e)
+                if c:
+                    weight = (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0)
+                    best = max(best, c / 6 * weight)
+            self._fire_value[key] = best
+        risk = self._armour_risk(state, u.id, h, facing)
         if u.id in self._exploiters:
-            forward = -0.6 * self._exploit_steps(state, h)
+            forward = -self.w.exploit_pull * self._exploit_steps(state, h)
         else:
             forward = 0.05 * h[1]
         return (best if now else 0.8 * best) - w.armour * risk + forward
+
+    def _armour_risk(self, state, uid: str, h: Hex, facing, only: Hex | None = None) -> float:
+        """:func:`armour_risk`, remembered until the next action changes the state."""
+        key = (id(state), len(state.actions), len(state.events))
+        if key != self._risk_key:
+            self._risk_key, self._risk_cache = key, {}
+        k = (uid, h, facing, only)
+        got = self._risk_cache.get(k)
+        if got is None:
+            probe = Platoon(uid, BOARD, h, True, facing)
+            got = self._risk_cache[k] = armour_risk(state, probe, only)
+        return got
 
     def _exploit_steps(self, state: GameState, h: Hex) -> float:
         """Armour's distance from leaving by the enemy edge (the road counts half)."""
@@ -751,6 +1029,23 @@ class SteadyPolicy:
     def _threat(self, state: GameState, h: Hex) -> float:
         """Score points the enemy post in ``h`` is likely to cost you if left fresh."""
         post = state.enemy.get(h)
+        if post is None:
+            return 0.0
+        phase = (id(state), state.turn, state.phase, len(state.exploited()))
+        if phase != self._threat_phase:
+            self._threat_phase, self._threat_cache = phase, {}
+        if state.phase == "friendly_fire":
+            # nobody moves in the fire phase: a post's threat changes only with its state
+            key = (h, post.platoon, post.atg, post.fresh, len(state.on_board()))
+        else:
+            key = (h, len(state.actions))
+        got = self._threat_cache.get(key)
+        if got is None:
+            got = self._threat_cache[key] = self._threat_now(state, h)
+        return got
+
+    def _threat_now(self, state: GameState, h: Hex) -> float:
+        post = state.enemy.get(h)
         if post is None or post.platoon is None or not post.fresh:
             return 0.0
         w = self.w
@@ -765,12 +1060,13 @@ class SteadyPolicy:
         arm = 0.0
         for a in state.on_board():
             if a.is_armour:
-                arm = max(arm, armour_risk(state, a, only=h))
+                arm = max(arm, self._armour_risk(state, a.id, a.hex, a.facing, only=h))
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
         adjacent = enemy.adjacent_to_friends(state, h)
-        trigger = 1.0 if adjacent or cluster_payoff(state, h) >= enemy.PAYOFF_REVEAL else 0.15
+        payoff = cluster_payoff(state, h, hits=lambda p, x: self._hits(state, p, x))
+        trigger = 1.0 if adjacent or payoff >= enemy.PAYOFF_REVEAL else 0.15
         return value * reveal_chance(state, h) * trigger
 
     def _best_mortar_target(self, state: GameState) -> Hex | None:
@@ -790,7 +1086,11 @@ class SteadyPolicy:
         return value
 
     def _mortar_call(self, state: GameState, seat: str):
-        """CA "Mortars": high explosive on the most dangerous hex the mortars may reach."""
+        """CA "Mortars": high explosive on the most dangerous hex the mortars may reach.
+
+        After firing, the mortars may only shift to a neighbouring hex next turn; when
+        that keeps them from a much better target, they stand down for a turn instead.
+        """
         if state.mortar_called or state.engaged:
             return None
         best, best_value = None, 0.05
@@ -798,6 +1098,13 @@ class SteadyPolicy:
             value = self._mortar_value(state, h)
             if value > best_value:
                 best, best_value = CallMortar(seat, h, spotter), value
+        prev = state.friendly_mortar
+        if prev is not None and prev.turn == state.turn - 1:
+            elsewhere = max(
+                (self._mortar_value(state, h) for h in _spotted_enemy_hexes(state)), default=0.0
+            )
+            if best_value < self.w.mortar_shift * elsewhere:
+                return None
         return best
 
     def _assault(self, state: GameState) -> tuple[Hex, tuple[str, ...]] | None:
@@ -872,7 +1179,8 @@ class SteadyPolicy:
             t = self._threat(state, h) * (1 / 6 if h == mortar_hex else 1.0)
             if t > 0:
                 threats[h] = t
-        faces = {u.id: {h: pin_chances(state, u, h) for h in threats} for u in firers}
+        sight = self._sight(state)
+        faces = {u.id: {h: sight.pin(u.id, u.hex, h) for h in threats} for u in firers}
         plan = _greedy_groups(threats, firers, faces, self.w.min_cover, self._rifle_cost(state))
         if not plan:
             return None
@@ -967,6 +1275,11 @@ def _greedy_groups(
         plan.setdefault(h, []).append(u)
         free.remove(u)
     return plan
+
+
+def state_seat(state: GameState) -> str:
+    """The seat holding the overall command (the one that may end the game)."""
+    return next((n for n, s in state.seats.items() if "command" in s.powers), "player")
 
 
 def _close_phase(state: GameState, seat: str):
@@ -1084,8 +1397,13 @@ class PassivePolicy:
         return EndPhase(seat)
 
 
+# The steady policy with its caution switched off: it attacks the cheapest objective
+# whatever the crossfire, never cuts its losses and never ends early.
+BOLD = SteadyWeights(max_crossfire=99.0, stop_loss=99, end_when_idle=False, hold_off_board=False)
+
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "steady": SteadyPolicy,
+    "bold": lambda rng: SteadyPolicy(rng, BOLD, name="bold"),
     "random": RandomPolicy,
     "passive": PassivePolicy,
 }
@@ -1128,6 +1446,8 @@ __all__ = [
     "Policy",
     "SteadyPolicy",
     "SteadyWeights",
+    "BOLD",
+    "Sight",
     "RandomPolicy",
     "PassivePolicy",
     "POLICIES",

@@ -184,7 +184,6 @@ class ProgressBar:
         self.label = label
         self._start = time.perf_counter()
         self._last_draw = 0.0
-        self._drawn = False
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
@@ -195,15 +194,9 @@ class ProgressBar:
         rate = done / (now - self._start) if now > self._start else 0.0
         bar = "#" * filled + "-" * (self.width - filled)
         self.stream.write(f"\r[{bar}] {done}/{total} {self.label} {rate:6.1f}/s")
-        self._drawn = True
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()
-
-    def close(self) -> None:
-        """End the line if the bar was left part-drawn."""
-        if self._drawn:
-            self.stream.flush()
 
 
 def summary_as_dict(summary: Summary) -> dict:

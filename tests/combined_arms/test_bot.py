@@ -18,8 +18,10 @@ from classroom.combined_arms import (
     Exploit,
     Face,
     Options,
+    Withdraw,
     apply,
     check,
+    fire,
     record,
 )
 from classroom.combined_arms.bot import (
@@ -27,11 +29,15 @@ from classroom.combined_arms.bot import (
     POLICIES,
     PassivePolicy,
     RandomPolicy,
+    Sight,
     SteadyPolicy,
     make_policy,
     play_game,
 )
+from classroom.combined_arms.game import new_game
+from classroom.combined_arms.lines import friendly_line
 from classroom.combined_arms.positions import sketch
+from classroom.combined_arms.units import BROKEN
 
 
 class Checked:
@@ -52,20 +58,20 @@ class Checked:
         return action
 
 
-@pytest.mark.parametrize("seed", [0, 7])
-def test_steady_plays_only_legal_actions_to_the_end(seed):
-    policy = Checked(SteadyPolicy())
+@pytest.mark.parametrize(("name", "seed"), [("steady", 0), ("steady", 7), ("bold", 0), ("bold", 7)])
+def test_bots_play_only_legal_actions_to_the_end(name, seed):
+    policy = Checked(make_policy(name, seed))
     state = play_game(seed, policy)
     assert state.over and state.result is not None
     assert 1 <= state.result.turns <= 20
-    # it does fight: platoons enter, fire is declared
-    assert policy.kinds["Enter"] >= 5 and policy.kinds["DeclareFire"] >= 3
     assert max(policy.per_phase.values()) <= MAX_ACTIONS_PER_PHASE + 1
+    if name == "bold":  # it does fight: platoons enter, fire is declared, assaults go in
+        assert policy.kinds["Enter"] >= 5 and policy.kinds["DeclareFire"] >= 3
 
 
 def test_steady_answers_the_commanders_choices_itself():
     """Without auto decisions the engine waits on the policy (which platoon breaks...)."""
-    policy = Checked(SteadyPolicy())
+    policy = Checked(make_policy("bold", 3))
     asked = 0
     for seed in (3, 11):
         state = play_game(seed, policy, Options(auto_decisions=False))
@@ -102,7 +108,8 @@ def test_steady_beats_the_random_baseline():
 
 
 def test_registry_and_passive_baseline():
-    assert {"steady", "random", "passive"} <= set(POLICIES)
+    assert {"steady", "bold", "random", "passive"} <= set(POLICIES)
+    assert make_policy("bold", 1).name == "bold" and make_policy("steady", 1).name == "steady"
     with pytest.raises(ValueError, match="unknown policy"):
         make_policy("nope", 1)
     state = play_game(6, PassivePolicy())
@@ -110,16 +117,15 @@ def test_registry_and_passive_baseline():
     assert all(isinstance(a, (EndPhase, EndGame)) for a in state.actions)
 
 
-def test_mmgs_enter_on_the_rear_edge_on_turn_one_and_never_move():
-    state = play_game(1, SteadyPolicy())
-    entries = [a for a in state.actions if isinstance(a, Enter) and a.unit in ("M1", "M2")]
+def test_mmgs_enter_once_on_the_rear_edge_apart_and_only_ever_withdraw():
+    """CA "Movement": MMGs enter on a rear-edge hex and never move again except to withdraw."""
+    state = play_game(1, make_policy("bold", 1))
+    mmg_actions = [a for a in state.actions if getattr(a, "unit", None) in ("M1", "M2")]
+    entries = [a for a in mmg_actions if isinstance(a, Enter)]
     assert len(entries) == 2
     assert all(a.to in state.board.friendly_edge for a in entries)
-    first_turn = [
-        e for e in state.events if e.kind == "move" and e.data.get("unit") in ("M1", "M2")
-    ]
-    assert first_turn[0].turn == 1 and first_turn[1].turn == 1
-    assert {entries[0].to} != {entries[1].to}  # not stacked for the enemy mortars
+    assert entries[0].to != entries[1].to  # not stacked for the enemy mortars
+    assert all(isinstance(a, (Enter, Withdraw)) for a in mmg_actions)
 
 
 def _hexes_at(board, centre, d):
@@ -198,7 +204,51 @@ def test_exploits_when_a_broken_enemy_lets_it_count():
 
 
 def test_ends_the_game_once_more_turns_only_cost_points():
-    late = sketch(units={"D1": "3c"}, enemy={"6e": "real"}, turn=19)
+    late = sketch(units={"D1": "3c"}, enemy={"6c": "real"}, turn=19)
     assert SteadyPolicy().act(late, "player") == EndGame("player")
-    early = sketch(units={"D1": "3c"}, enemy={"6e": "real"}, turn=10)
+    early = sketch(units={"D1": "3c"}, enemy={"6c": "real"}, turn=10)
     assert SteadyPolicy().act(early, "player") != EndGame("player")
+
+
+def test_steady_attacks_an_isolated_post_but_not_into_crossfire():
+    """An assault hex covered by several other posts is not worth the platoons it costs."""
+    lone = sketch(terrain={"6c": "woods"}, enemy={"6c": "real"}, turn=2)
+    assert SteadyPolicy().act(lone, "player") != EndGame("player")
+    nest = {h: "real" for h in ("6b", "6c", "6d", "7b", "7c", "7d", "5b", "5d")}
+    crossfire = sketch(terrain={h: "woods" for h in nest}, enemy=nest, turn=2)
+    assert SteadyPolicy().act(crossfire, "player") == EndGame("player")
+
+
+def test_cuts_its_losses_unless_an_assault_is_ready():
+    s = sketch(units={"D1": "3c"}, enemy={"6c": "real"}, turn=8)
+    for uid in ("E1", "E2"):
+        s.units[uid].where = BROKEN
+    assert SteadyPolicy().act(s, "player") == EndGame("player")
+    s = sketch(units={"D1": "5c", "D2": "5c"}, enemy={"6c": "real"}, turn=8)
+    for uid in ("E1", "E2"):
+        s.units[uid].where = BROKEN
+    assert SteadyPolicy().act(s, "player") != EndGame("player")
+
+
+def test_sight_agrees_with_the_engine_fire_odds():
+    """The bot's fast pin odds are the engine's (CA "Fire Attacks" modifiers and lines)."""
+    compared = 0
+    for seed in (2, 5):
+        g = new_game(seed, Options(auto_decisions=True))
+        policy = make_policy("bold", seed)
+        while not g.over and g.turn < 10:
+            if g.phase == "friendly_fire" and g.declaration is None:
+                sight = Sight(g)
+                for u in g.on_board():
+                    for target in g.enemy:
+                        if (
+                            hg.distance(u.hex, target) > 5
+                            or friendly_line(g, u.hex, target).blocked
+                        ):
+                            assert sight.pin(u.id, u.hex, target) == 0
+                            continue
+                        engine = fire.fire_odds(g, target, [u.id]).attacks[0].pin_chances
+                        assert sight.pin(u.id, u.hex, target) == engine, (u.id, target)
+                        compared += 1
+            apply(g, policy.act(g, "player"))
+    assert compared > 30
