@@ -77,6 +77,9 @@ def _hex_of(row: int, col: int) -> Hex:
     return ((2 * col - (w - 1) - row) // 2, row)
 
 
+STANDARD_HEXES: tuple[Hex, ...] = tuple(standard_hexes())
+
+
 def standard_road() -> tuple[Hex, ...]:
     """The central road: the middle hex of odd rows, the right-of-middle of even ones."""
     return tuple(

@@ -417,6 +417,7 @@ def fire_on_armour(state, h: Hex, post: EnemyPost) -> None:
         purpose="enemy fire on armour",
         hex=h,
         unit=target.id,
+        target=target.hex,
         die=die,
         total=total,
         need=ARMOUR_BREAK,
