@@ -140,7 +140,7 @@ def friendly_line(state, firer: Hex, target: Hex) -> LineOfFire:
     board = state.board
     blockers = terrain_mask(state)
     if not (board.is_crest(firer) or board.is_crest(target)):
-        blockers |= mask_of(state.rifle_hexes())
+        blockers |= state.rifle_mask()
     return trace(firer, target, blockers)
 
 

@@ -99,8 +99,12 @@ def friendly_targets(state, smoke: bool = False) -> dict[Hex, str]:
     """Every hex your mortars could be called on now, with a spotter for each."""
     out = {}
     for sp in friendly_spotters(state):
-        for h in hg.spiral(sp.hex, 5):
-            if h in out or h not in state.board.hex_set:
+        # HE needs an enemy counter in the hex; smoke needs a hex without your platoons
+        cands = state.enemy if not smoke else hg.spiral(sp.hex, 5)
+        for h in cands:
+            if h in out or h not in state.board.hex_set or (smoke and h in state.at):
+                continue
+            if hg.distance(sp.hex, h) > 5:
                 continue
             if friendly_target_problem(state, h, sp, smoke) is None:
                 out[h] = sp.id

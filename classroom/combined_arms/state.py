@@ -136,6 +136,7 @@ class GameState:
     actions: list[Any] = field(default_factory=list)
     setup: dict[str, Any] = field(default_factory=dict)
     result: Any = None
+    _rifle_mask: int | None = field(default=None, repr=False, compare=False)
 
     # --- where things are ----------------------------------------------------------------
     def units_at(self, h: Hex) -> list[Platoon]:
@@ -143,11 +144,13 @@ class GameState:
 
     def place(self, unit: Platoon, h: Hex) -> None:
         self.lift(unit)
+        self._rifle_mask = None
         unit.where = BOARD
         unit.hex = h
         self.at.setdefault(h, []).append(unit.id)
 
     def lift(self, unit: Platoon) -> None:
+        self._rifle_mask = None
         if unit.hex is not None:
             ids = self.at.get(unit.hex)
             if ids and unit.id in ids:
@@ -163,6 +166,14 @@ class GameState:
         unit.fresh = True
         if where == BROKEN:
             unit.facing = None
+
+    def rifle_mask(self) -> int:
+        """Bit mask of the hexes holding your rifle platoons (cached between moves)."""
+        if self._rifle_mask is None:
+            from .lines import mask_of
+
+            self._rifle_mask = mask_of(self.rifle_hexes())
+        return self._rifle_mask
 
     def rifle_hexes(self) -> set[Hex]:
         return {h for h, ids in self.at.items() if any(u[0] in "DEF" for u in ids)}

@@ -94,3 +94,18 @@ def test_an_illegal_action_leaves_the_state_untouched():
     else:
         raise AssertionError("an illegal move was accepted")
     assert g.snapshot() == snap and g.actions == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), data=st.data())
+def test_fast_payoff_arithmetic_matches_the_itemised_modifiers(seed, data):
+    from classroom.combined_arms import enemy as ai
+    from classroom.combined_arms.lines import terrain_mask
+
+    g = new_game(seed)
+    hexes = list(g.board.hexes)
+    for _ in range(20):
+        a, b = data.draw(st.sampled_from(hexes)), data.draw(st.sampled_from(hexes))
+        mods = ai.infantry_modifiers(g, a, b)
+        fast = ai.infantry_total(g, a, b, terrain_mask(g))
+        assert (mods is None and fast is None) or sum(m.value for m in mods) == fast
