@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hexclass {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_simulate(commands)
+    from classroom.sessions.cli import add_class_commands
+
+    add_class_commands(commands)
     return parser
 
 
@@ -91,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "simulate":
         return _simulate(args)
+    if args.command == "class":
+        return args.run(args)
     return 0
 
 

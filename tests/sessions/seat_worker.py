@@ -1,0 +1,111 @@
+"""A seat process for the multi-process tests (run as a script, never imported by pytest).
+
+    python seat_worker.py seat  DB SEAT GAMES TARGET SEED OUT   # one seat, several games
+    python seat_worker.py crash DB GAMES SEED                   # every seat, until killed
+
+``seat`` plays one seat in every listed game against the others (retrying on a stale
+version) until the games together hold TARGET actions or are all over, then writes what
+it saw to OUT as JSON. ``crash`` plays every seat and prints ``game version`` for each
+accepted action, flushed, so the parent knows exactly what was acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+
+from classroom.combined_arms import action_to_json, legal_actions
+from classroom.sessions.follow import GameFollower
+from classroom.sessions.sqlite_store import SQLiteStore
+from classroom.sessions.store import Refusal
+
+BUSY_KINDS = ("EndPhase", "EndGame")
+
+
+def pick(state, seat: str, rng: random.Random, end_chance: float):
+    """A random legal action for ``seat``: ending phases only now and then."""
+    acts = legal_actions(state, seat)
+    if not acts:
+        return None
+    busy = [a for a in acts if type(a).__name__ not in BUSY_KINDS]
+    ends = [a for a in acts if type(a).__name__ == "EndPhase"]
+    if busy and (not ends or rng.random() > end_chance):
+        return rng.choice(busy)
+    return rng.choice(ends or acts)
+
+
+def run_seat(db: str, seat: str, games: list[int], target: int, seed: int, out: str) -> None:
+    rng = random.Random(seed)
+    store = SQLiteStore(db)
+    followers = {g: GameFollower(store, g) for g in games}
+    accepted, counts = [], {"stale": 0, "illegal": [], "other": [], "busy": 0}
+    deadline = time.monotonic() + 60
+    order = list(games)
+    while time.monotonic() < deadline:
+        for f in followers.values():
+            f.poll()
+        live = [g for g in order if not followers[g].state.over]
+        if not live or sum(f.version for f in followers.values()) >= target:
+            break
+        rng.shuffle(order)
+        acted = False
+        for g in live:
+            f = followers[g]
+            action = pick(f.state, seat, rng, end_chance=0.15)
+            if action is None:
+                continue
+            acted = True
+            r = store.submit(g, f.version, seat, action)
+            if r.ok:
+                accepted.append([g, r.version, seat, action_to_json(action)])
+            elif r.kind is Refusal.STALE:
+                counts["stale"] += 1
+            elif r.kind is Refusal.BUSY:
+                counts["busy"] += 1
+            elif r.kind is Refusal.ILLEGAL:
+                counts["illegal"].append([g, f.version, action_to_json(action), r.message])
+            elif r.kind is not Refusal.ENDED:
+                counts["other"].append([g, r.kind.value, r.message])
+            f.poll()
+        if not acted:
+            time.sleep(0.002)
+    with open(out, "w") as fh:
+        json.dump({"seat": seat, "accepted": accepted, **counts}, fh)
+
+
+def run_crash(db: str, games: list[int], seed: int) -> None:
+    rng = random.Random(seed)
+    store = SQLiteStore(db)
+    followers = {g: GameFollower(store, g) for g in games}
+    while True:
+        live = [g for g in games if not followers[g].state.over]
+        if not live:
+            return  # every game is over; the parent sees end-of-file
+        g = rng.choice(live)
+        f = followers[g]
+        f.poll()
+        seats = list(f.info.layout.names)
+        rng.shuffle(seats)
+        for seat in seats:
+            action = pick(f.state, seat, rng, end_chance=0.1)
+            if action is None:
+                continue
+            r = store.submit(g, f.version, seat, action)
+            if r.ok:
+                sys.stdout.write(f"{g} {r.version}\n")
+                sys.stdout.flush()
+            break
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "seat":
+        db, seat, games, target, seed, out = sys.argv[2:8]
+        run_seat(db, seat, [int(x) for x in games.split(",")], int(target), int(seed), out)
+    elif mode == "crash":
+        db, games, seed = sys.argv[2:5]
+        run_crash(db, [int(x) for x in games.split(",")], int(seed))
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")

@@ -1,0 +1,113 @@
+"""``hexclass class new`` and ``hexclass class links``, run as a user would (a subprocess)."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from classroom.sessions import SQLiteStore, open_console, open_seat
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def hexclass(*args, env_store=None):
+    env = dict(os.environ)
+    env.pop("HEXCLASS_STORE", None)
+    if env_store is not None:
+        env["HEXCLASS_STORE"] = str(env_store)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "classroom.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_class_new_json_prints_every_link_and_the_tokens_work(tmp_path):
+    db = tmp_path / "c.db"
+    out = hexclass("class", "new", "--teams", "2", "--seed", "9", "--store", str(db), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["store"] == str(db)
+    assert data["instructor"]["url"] == (
+        "http://127.0.0.1:8866/voila/render/classroom/pages/instructor.ipynb?token="
+        + data["instructor"]["token"]
+    )
+    assert [t["seed"] for t in data["teams"]] == [9, 9]
+    with SQLiteStore(db) as store:
+        assert open_console(store, data["instructor"]["token"]).class_id == data["class_id"]
+        for t in data["teams"]:
+            assert [s["seat"] for s in t["seats"]] == ["armour", "D", "E", "F", "support"]
+            for s in t["seats"]:
+                assert s["url"].endswith(
+                    f"/voila/render/classroom/pages/seat.ipynb?token={s['token']}"
+                )
+                seat = open_seat(store, s["token"])
+                assert (seat.team, seat.seat) == (t["team"], s["seat"])
+
+
+def test_class_new_plain_list_six_seats_different_seeds_and_env_store(tmp_path):
+    db = tmp_path / "env.db"
+    out = hexclass(
+        "class", "new", "--teams", "2", "--seed", "5", "--seats", "6", "--different-seeds",
+        "--base-url", "https://school.example/", env_store=db,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Instructor console: https://school.example/voila/render/" in text
+    assert "Team 1 (seed 5)" in text and "Team 2 (seed 6)" in text
+    assert text.count("/seat.ipynb?token=") == 12
+    assert "Overall command" in text and f"Store: {db}" in text
+    assert db.exists()
+    with SQLiteStore(db) as store:
+        [c] = store.classes()
+        token, seats = store.tokens(c.id)
+        assert token in text and all(t in text for g in seats.values() for t in g.values())
+    again = hexclass("class", "links", "--class", str(c.id), "--json", env_store=db)
+    assert again.returncode == 0 and json.loads(again.stdout)["instructor"]["token"] == token
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["class", "new", "--seed", "1"], "the following arguments are required: --teams"),
+        (["class", "new", "--teams", "0", "--seed", "1"], "--teams: the number of teams must be"),
+        (["class", "new", "--teams", "two", "--seed", "1"], "expected a whole number, got 'two'"),
+        (["class", "new", "--teams", "1", "--seed", "-1"], "--seed: a seed must be from 0"),
+        (["class", "new", "--teams", "1", "--seed", "1", "--seats", "7"], "--seats must be"),
+        (["class", "new", "--teams", "1", "--seed", "1", "--base-url", "ftp://x"], "http://"),
+        (
+            ["class", "new", "--teams", "1", "--seed", "1", "--message-limit", "2"],
+            "--message-limit applies only with --message-mode written",
+        ),
+        (["class", "links", "--class", "4"], "--class: there is no class 4"),
+    ],
+)
+def test_bad_arguments_are_usage_errors_without_a_traceback(tmp_path, args, words):
+    out = hexclass(*args, "--store", str(tmp_path / "c.db"))
+    assert out.returncode == 2
+    assert words in out.stderr
+    assert "usage: hexclass class" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_an_unusable_store_path_is_a_usage_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    out = hexclass("class", "new", "--teams", "1", "--seed", "1", "--store", str(blocker / "c.db"))
+    assert out.returncode == 2
+    assert "--store: cannot open" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    out = hexclass("class", "new", "--teams", "1", "--seed", "1", "--store", str(junk))
+    assert out.returncode == 2
+    assert "--store: cannot open" in out.stderr and "Traceback" not in out.stderr
+    assert junk.read_bytes() == b"this is not sqlite" * 100  # left as it was

@@ -1,0 +1,164 @@
+"""Five seat processes against one SQLite file; then kill -9 mid-stream and reopen.
+
+The processes run ``seat_worker.py`` (a script, so each is a real separate interpreter
+with its own connection and cache, as five Voilà kernels would be).
+"""
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from classroom.combined_arms import action_to_json
+from classroom.sessions import SQLiteStore, create_class
+from classroom.sessions.store import Refusal
+
+from .helpers import replayed
+
+WORKER = pathlib.Path(__file__).with_name("seat_worker.py")
+ROOT = WORKER.parents[2]
+SEATS = ("armour", "D", "E", "F", "support")
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+@pytest.mark.slow
+def test_five_seat_processes_lose_nothing_and_apply_nothing_twice(tmp_path):
+    db = tmp_path / "class.db"
+    with SQLiteStore(db) as s:
+        made = create_class(s, teams=16, seed=100, different_seeds=True)
+    games = [t.game_id for t in made.teams]
+    game_list = ",".join(map(str, games))
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                str(WORKER),
+                "seat",
+                str(db),
+                seat,
+                game_list,
+                "100000",
+                str(i),
+                str(tmp_path / f"{seat}.json"),
+            ],
+            env=_env(),
+        )
+        for i, seat in enumerate(SEATS)
+    ]
+    for p in procs:
+        assert p.wait(timeout=120) == 0
+    reports = [json.loads((tmp_path / f"{seat}.json").read_text()) for seat in SEATS]
+    claimed = {}
+    for rep in reports:
+        # an action the seat's own up-to-date copy found legal is never refused as illegal
+        assert rep["illegal"] == [] and rep["other"] == []
+        for g, version, seat, action in rep["accepted"]:
+            assert (g, version) not in claimed, "two seats were told they got the same version"
+            claimed[(g, version)] = (seat, action)
+    assert sum(rep["stale"] for rep in reports) > 0  # the seats really did collide
+    with SQLiteStore(db) as s:
+        assert s.integrity() == []
+        logged = {}
+        for g in games:
+            steps = s.actions(g)
+            assert [x.version for x in steps] == list(range(1, len(steps) + 1))
+            assert s.version(g) == len(steps)
+            for x in steps:
+                logged[(g, x.version)] = (x.seat, action_to_json(x.action))
+            assert s.state(g).snapshot() == replayed(s, g).snapshot()
+        # none lost (every acknowledged action is in the log, where it was acknowledged)
+        # and none applied twice (the log holds nothing that was not acknowledged once)
+        assert logged == claimed
+        assert len(logged) >= 1000
+
+
+def _start_crasher(db, games, seed):
+    return subprocess.Popen(
+        [sys.executable, str(WORKER), "crash", str(db), ",".join(map(str, games)), str(seed)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=_env(),
+    )
+
+
+def _read_acks(proc, wanted: int, deadline: float) -> dict[int, int]:
+    acked: dict[int, int] = {}
+    n = 0
+    while n < wanted and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        g, v = map(int, line.split())
+        acked[g] = max(acked.get(g, 0), v)
+        n += 1
+    return acked
+
+
+SNAPSHOT_SCRIPT = """
+import json, sys
+from classroom.sessions import SQLiteStore
+s = SQLiteStore(sys.argv[1])
+print(json.dumps({g: [s.version(int(g)), repr(s.state(int(g)).snapshot())]
+                  for g in sys.argv[2].split(",")}))
+"""
+
+
+@pytest.mark.slow
+def test_kill_9_mid_stream_then_every_game_resumes_identically(tmp_path):
+    db = tmp_path / "class.db"
+    with SQLiteStore(db) as s:
+        made = create_class(s, teams=6, seed=40, different_seeds=True)
+    games = [t.game_id for t in made.teams]
+    acked: dict[int, int] = {}
+    for round_, wanted in enumerate((120, 75, 40, 90)):  # crash again and again
+        proc = _start_crasher(db, games, seed=round_)
+        got = _read_acks(proc, wanted, time.monotonic() + 60)
+        os.kill(proc.pid, signal.SIGKILL)  # mid-stream: it is already submitting the next one
+        proc.wait(timeout=10)
+        assert got, "the child acknowledged nothing before the kill"
+        for line in proc.stdout.read().splitlines():  # acks still in the pipe count too
+            g, v = map(int, line.split())
+            got[g] = max(got.get(g, 0), v)
+        proc.stdout.close()
+        for g, v in got.items():
+            acked[g] = max(acked.get(g, 0), v)
+        # a fresh process opens the file and reports every game's state
+        out = subprocess.run(
+            [sys.executable, "-c", SNAPSHOT_SCRIPT, str(db), ",".join(map(str, games))],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=60,
+        )
+        assert out.returncode == 0, out.stderr
+        fresh = json.loads(out.stdout)
+        with SQLiteStore(db) as s:
+            assert s.integrity() == []  # no partial rows: row versions match the logs
+            for g in games:
+                version = s.version(g)
+                # every acknowledged commit survived; at most the one in flight was added
+                assert acked.get(g, 0) <= version <= acked.get(g, 0) + 1
+                acked[g] = version
+                steps = s.actions(g)
+                assert [x.version for x in steps] == list(range(1, version + 1))
+                assert fresh[str(g)] == [version, repr(replayed(s, g).snapshot())]
+    # and the games go on from there
+    with SQLiteStore(db) as s:
+        g = next(g for g in games if not s.state(g).over)
+        from classroom.combined_arms import legal_actions
+
+        state = s.state(g)
+        seat = next(x for x in SEATS if legal_actions(state, x))
+        r = s.submit(g, s.version(g), seat, legal_actions(state, seat)[0])
+        assert r.ok and r.version == acked[g] + 1
+        assert s.submit(g, acked[g], seat, legal_actions(state, seat)[0]).kind is Refusal.STALE
