@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     from classroom.sessions.cli import add_class_commands
 
     add_class_commands(commands)
+    from classroom.serve import add_serve_command
+
+    add_serve_command(commands)
     return parser
 
 
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "simulate":
         return _simulate(args)
-    if args.command == "class":
+    if args.command in ("class", "serve"):
         return args.run(args)
     return 0
 

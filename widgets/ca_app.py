@@ -227,6 +227,9 @@ class GameApp:
         )
         for i, title in enumerate(["Enemy phase", "Game log", "Score", "Game & help"]):
             self.tabs.set_title(i, title)
+        self.tabs.observe(
+            lambda ch: self._safe_click(lambda _: self._refresh_log(), None), names="selected_index"
+        )
         self.widget = W.VBox(
             [
                 self.phase_html,
@@ -437,8 +440,11 @@ class GameApp:
         ]
 
     def _refresh_log(self) -> None:
-        df = P.events_frame(self.state)
-        kinds = ["all", *sorted(df["kind"].unique())] if len(df) else ["all"]
+        """Filter the event log as a pandas DataFrame; built only while its tab is open."""
+        if self.tabs.selected_index != 1:
+            return
+        df = self.log_frame()
+        kinds = ["all", *sorted(df["kind"].unique())]
         if list(self.log_kind.options) != kinds:
             keep = self.log_kind.value if self.log_kind.value in kinds else "all"
             self.log_kind.options = kinds
@@ -447,7 +453,13 @@ class GameApp:
             df = df[df["kind"] == self.log_kind.value]
         if self.log_text.value:
             df = df[df["text"].str.contains(self.log_text.value, case=False, regex=False)]
-        self.log_html.value = P.log_html(df)
+        self.log_html.value = P.log_html(df.to_dict("records"))
+
+    def log_frame(self):
+        """The whole event log as a pandas DataFrame (turn, phase, kind, text)."""
+        import pandas as pd
+
+        return pd.DataFrame(P.event_rows(self.state), columns=["turn", "phase", "kind", "text"])
 
     def _refresh_score(self) -> None:
         s = self.state

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import html
 
-import pandas as pd
-
 from classroom.combined_arms.sequence import SEQUENCE
 from classroom.combined_arms.state import LAST_TURN, SMOKE_ROUNDS, TRACK_SIZE
 
@@ -169,16 +167,23 @@ def mortar_odds_html(state, odds, smoke: bool) -> str:
     )
 
 
-def events_frame(state) -> pd.DataFrame:
-    rows = [
+def event_rows(state) -> list[dict]:
+    """The event log as rows (turn, phase, kind, text), oldest first."""
+    return [
         {"turn": e.turn, "phase": e.phase, "kind": e.kind, "text": e.text} for e in state.events
     ]
-    return pd.DataFrame(rows, columns=["turn", "phase", "kind", "text"])
 
 
-def log_html(df: pd.DataFrame, limit: int = 250) -> str:
-    shown = df.iloc[::-1].head(limit)
-    return f'<div class="hx-panel hx-log">{shown.to_html(index=False, escape=True)}</div>'
+def log_html(rows: list[dict], limit: int = 250) -> str:
+    """Newest first; plain HTML so the page does not need pandas to show it."""
+    body = "".join(
+        f"<tr><td>{r['turn']}</td><td>{esc(r['phase'])}</td><td>{esc(r['kind'])}</td><td>{esc(r['text'])}</td></tr>"
+        for r in reversed(rows[-limit:])
+    )
+    return (
+        f'<div class="hx-panel hx-log"><table><tr><th>turn</th><th>phase</th><th>kind</th><th>what happened</th></tr>'
+        f"{body}</table></div>"
+    )
 
 
 def enemy_phase_html(state, events) -> str:
@@ -199,11 +204,15 @@ def enemy_phase_html(state, events) -> str:
 
 
 def score_html(score) -> str:
-    df = pd.DataFrame(score.as_rows())
     verdict = "Victory" if score.won else "Defeat"
+    rows = "".join(
+        f"<tr><td>{esc(r['item'])}</td><td>{r['count']}</td><td>{r['each']:+d}</td><td><b>{r['points']:+d}</b></td></tr>"
+        for r in score.as_rows()
+    )
     return (
         f'<div class="hx-panel"><h3>{verdict}: {score.total} points (20 or more wins)</h3>'
-        f'{df.to_html(index=False)}<small>CA "Victory"</small></div>'
+        f"<table><tr><th>item</th><th>count</th><th>each</th><th>points</th></tr>{rows}</table>"
+        f'<small>CA "Victory"</small></div>'
     )
 
 
