@@ -316,7 +316,7 @@ class GameApp:
     # --- messages and refresh ---------------------------------------------------------------
     def say(self, text: str, bad: bool = False) -> None:
         cls = "hx-msg-bad" if bad else "hx-msg-ok"
-        self.message.value = f'<div class="hx-panel {cls}">{P.esc(text)}</div>'
+        self.message.value = f'<div class="hx-panel hx-message {cls}">{P.esc(text)}</div>'
 
     @property
     def state(self):
@@ -328,6 +328,7 @@ class GameApp:
 
     def refresh(self, layers=("terrain", "counters", "overlay")) -> None:
         s = self.state
+        self.hover_html.value = ""
         self.phase_html.value = P.phase_bar(s, self.seat_label)
         self.tracks_html.value = P.tracks(s)
         self._update_highlights()

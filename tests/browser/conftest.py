@@ -44,10 +44,24 @@ class VoilaServer:
         self.base = f"http://127.0.0.1:{self.port}"
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         self.log = open(ROOT / "test-artifacts" / f"voila-{self.port}.log", "w")  # noqa: SIM115
-        cmd = [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={self.port}",
-               "--Voila.ip=127.0.0.1", "--ServerApp.open_browser=False", *args]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
-                                     env={**os.environ, **(env or {})}, cwd=root)
+        cmd = [
+            sys.executable,
+            "-m",
+            "voila",
+            str(root),
+            "--no-browser",
+            f"--port={self.port}",
+            "--Voila.ip=127.0.0.1",
+            "--ServerApp.open_browser=False",
+            *args,
+        ]
+        self.proc = subprocess.Popen(
+            cmd,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+            cwd=root,
+        )
         self._wait()
 
     def _wait(self, timeout: float = 60.0) -> None:
@@ -114,4 +128,54 @@ def wait_for_widgets(page, timeout: float = 90_000) -> None:
     page.wait_for_function(
         "() => !document.querySelector('#loading') || document.querySelector('#loading').style.display === 'none'",
         timeout=timeout,
+    )
+
+
+class HexclassServer(VoilaServer):
+    """``hexclass serve`` itself (preheated kernels and all) on a free loopback port."""
+
+    def __init__(self, store: pathlib.Path, preheat: bool = True) -> None:
+        (ROOT / "test-artifacts").mkdir(exist_ok=True)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = open(ROOT / "test-artifacts" / f"hexclass-serve-{self.port}.log", "w")  # noqa: SIM115
+        cmd = [
+            sys.executable,
+            "-m",
+            "classroom.cli",
+            "serve",
+            f"--port={self.port}",
+            f"--store={store}",
+        ]
+        if not preheat:
+            cmd.append("--no-preheat")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        self._wait()
+
+
+@pytest.fixture(scope="session")
+def hexclass_server(artifacts, tmp_path_factory):
+    server = HexclassServer(tmp_path_factory.mktemp("serve") / "class.db")
+    yield server
+    server.stop()
+
+
+def canvas_point(page, board, h, selector: str = ".hexclass-ca-app canvas"):
+    """Page coordinates of hex ``h``'s centre on a HexBoard drawn in ``selector``."""
+    box = page.locator(selector).first.bounding_box()
+    x, y = board.centre(h)
+    return box["x"] + x * box["width"] / board.width, box["y"] + y * box["height"] / board.height
+
+
+def painted_fraction(page, selector: str = ".hexclass-ca-app canvas") -> float:
+    """Share of the canvas's pixels that are not transparent (0 for a blank canvas)."""
+    return page.evaluate(
+        """(sel) => {
+            const c = document.querySelector(sel);
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+            return n / (c.width * c.height);
+        }""",
+        selector,
     )
