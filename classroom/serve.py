@@ -18,7 +18,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HOME = "classroom/pages/home.ipynb"
-PREHEATED = {"classroom/pages/solitaire.ipynb": 1, "classroom/pages/seat.ipynb": 2}
+PREHEATED = {"classroom/pages/solitaire.ipynb": 2, "classroom/pages/seat.ipynb": 2}
 
 
 def default_store() -> pathlib.Path:

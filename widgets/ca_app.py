@@ -340,23 +340,30 @@ class GameApp:
         self._refresh_score()
 
     def _refresh_offboard(self) -> None:
+        """Show a toggle for each of this seat's platoons still off the board (made once)."""
         s = self.state
-        mine = self.my_units()
-        buttons = []
-        for uid in sorted(mine):
-            u = s.units[uid]
-            if u.where == "off":
-                b = W.ToggleButton(
-                    value=uid == self.selected, description=uid, layout=W.Layout(width="54px")
-                )
-                b.observe(
-                    lambda ch, uid=uid: (
-                        ch["new"] and self._safe_click(lambda _: self.select(uid), None)
-                    ),
-                    names="value",
-                )
-                buttons.append(b)
-        self.offboard.children = buttons or [W.HTML("<i>none</i>")]
+        if not hasattr(self, "_off_buttons"):
+            self._off_buttons = {}
+            self._syncing = False
+            for uid in sorted(self.my_units()):
+                b = W.ToggleButton(description=uid, layout=W.Layout(width="54px"))
+                b.observe(lambda ch, uid=uid: self._off_toggled(uid, ch["new"]), names="value")
+                self._off_buttons[uid] = b
+        self._syncing = True
+        try:
+            shown = []
+            for uid, b in self._off_buttons.items():
+                if s.units[uid].where == "off":
+                    b.value = uid == self.selected
+                    shown.append(b)
+        finally:
+            self._syncing = False
+        if [c for c in self.offboard.children if isinstance(c, W.ToggleButton)] != shown:
+            self.offboard.children = shown or [W.HTML("<i>none</i>")]
+
+    def _off_toggled(self, uid: str, on: bool) -> None:
+        if on and not self._syncing:
+            self._safe_click(lambda _: self.select(uid), None)
 
     def _refresh_side(self) -> None:
         s = self.state

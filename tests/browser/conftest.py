@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import signal
 import socket
 import subprocess
 import sys
@@ -80,12 +81,39 @@ class VoilaServer:
         return f"{self.base}/voila/render/{path}"
 
     def stop(self) -> None:
+        """Stop the server and every kernel it started (kernels run in their own sessions)."""
+        family = descendants(self.proc.pid)
         self.proc.terminate()
         try:
-            self.proc.wait(10)
+            self.proc.wait(15)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        for pid in family:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         self.log.close()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (read from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = pathlib.Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
 
 
 @pytest.fixture(scope="session")
