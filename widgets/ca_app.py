@@ -193,7 +193,7 @@ class GameApp:
         self.log_html = W.HTML()
         self.score_html = W.HTML()
         self.score_plot = W.Output()
-        side = W.VBox(
+        self.side = side = W.VBox(
             [
                 self.message,
                 self.hover_html,
@@ -242,6 +242,10 @@ class GameApp:
             ]
         )
         self.widget.add_class("hexclass-ca-app")
+
+    def add_side_panel(self, panel) -> None:
+        """Put another panel (e.g. a co-op team panel) under the controls."""
+        self.side.children = (*self.side.children, panel)
 
     def _button(self, label, tip, handler, style="", width=None):
         b = W.Button(
@@ -565,6 +569,9 @@ class GameApp:
         s = self.state
         if self.selected and (s.units[self.selected].where not in ("off", "board")):
             self.selected = None
+        self.group = [u for u in self.group if s.units[u].on_board and s.units[u].fresh]
+        if self.target is not None and self.target not in s.enemy:
+            self.target = None
         if s.phase != "friendly_fire":
             self.group, self.target, self.mortar_target, self.spotter = [], None, None, None
         enemy = [
@@ -578,6 +585,13 @@ class GameApp:
             self.tabs.selected_index = 0
             self._show_shots(enemy)
         self.refresh(("counters", "overlay"))
+
+    def external_update(self, new_events) -> None:
+        """Another seat changed the shared game: redraw and show what happened."""
+        shown = [e for e in new_events if e.kind not in ("phase",)] or list(new_events)
+        if shown:
+            self.say(f"Team: {shown[-1].text}")
+        self._after_action(new_events)
 
     def _show_shots(self, events) -> None:
         shots = []

@@ -164,6 +164,7 @@ class HexclassServer(VoilaServer):
 
     def __init__(self, store: pathlib.Path, preheat: bool = True) -> None:
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
+        self.store = store
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(ROOT / "test-artifacts" / f"hexclass-serve-{self.port}.log", "w")  # noqa: SIM115
