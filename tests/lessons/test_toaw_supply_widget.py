@@ -1,0 +1,201 @@
+"""The TOAW supply map, curves and cut-off unit, driven by calling their handlers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from classroom.toaw import Rules, SupplyStatus, supply_field
+from classroom.toaw.hexmap import offset_to_axial
+from widgets.toaw_supply import (
+    CURVE_STYLE,
+    OVEREXTENDED_FONT,
+    CutOffUnit,
+    SupplyCurves,
+    SupplyMapLab,
+    curve_data,
+    unit_history,
+)
+
+FAR_EAST = offset_to_axial(16, 5)  # inland, far from the railhead
+ROAD_MIDDLE = offset_to_axial(10, 2)
+
+
+class TextRecorder:
+    """Stands in for HexBoard.texts on one board and keeps what was drawn where."""
+
+    def __init__(self, board):
+        self.board, self.real, self.drawn = board, board.texts, {}
+        board.texts = self
+
+    def __call__(self, c, items, color="#222", **kw):
+        items = list(items)
+        for h, text in items:
+            self.drawn[h] = (text, color)
+        self.real(c, items, color=color, **kw)
+
+
+@pytest.fixture
+def lab():
+    return SupplyMapLab()
+
+
+def drawn_numbers(lab, rules):
+    rec = TextRecorder(lab.boards[rules])
+    lab.draw_boards("supply")
+    return rec.drawn
+
+
+def test_placing_a_source_raises_the_number_drawn_on_a_far_hex(lab):
+    before = drawn_numbers(lab, Rules.NEW)[FAR_EAST][0]
+    rec = TextRecorder(lab.boards[Rules.NEW])
+    assert lab.place("source", offset_to_axial(15, 4))
+    after = rec.drawn[FAR_EAST][0]
+    assert int(after) > int(before)
+    assert lab.shown(Rules.NEW, FAR_EAST) == int(after)
+
+
+def test_each_click_is_one_redraw_per_map(lab):
+    counts = {r: b.redraws for r, b in lab.boards.items()}
+    lab.place("supply unit", ROAD_MIDDLE)
+    assert all(b.redraws == counts[r] + 1 for r, b in lab.boards.items())
+    assert lab.last_click_ms > 0
+
+
+def test_the_numbers_are_the_models_numbers(lab):
+    lab.place("supply unit", ROAD_MIDDLE)
+    lab.place("enemy unit", offset_to_axial(12, 8))
+    f = supply_field(lab.hexmap, lab.situation, lab.settings)  # new rules
+    expected = {
+        h: int(f.shown_level[h[1], h[0] + h[1] // 2])
+        for h in lab.hexes
+        if f.supplied[h[1], h[0] + h[1] // 2]
+    }
+    assert lab.labels(Rules.NEW) == expected
+    assert {h: int(t) for h, (t, _) in drawn_numbers(lab, Rules.NEW).items()} == expected
+
+
+def test_a_supply_unit_helps_both_rules_near_it(lab):
+    near = offset_to_axial(12, 3)
+    old, new = lab.shown(Rules.OLD, near), lab.shown(Rules.NEW, near)
+    lab.place("supply unit", ROAD_MIDDLE)
+    assert lab.shown(Rules.NEW, near) > new
+    assert lab.shown(Rules.OLD, near) >= old
+
+
+def test_clicking_again_removes_what_was_placed(lab):
+    start = lab.labels(Rules.NEW)
+    lab.place("source", offset_to_axial(15, 4))
+    lab.place("source", offset_to_axial(15, 4))
+    assert lab.labels(Rules.NEW) == start and len(lab.situation.sources) == 1
+
+
+def test_an_enemy_unit_cuts_supply_next_to_it_and_says_why(lab):
+    beside = offset_to_axial(8, 3)
+    assert lab.shown(Rules.NEW, beside) is not None
+    lab.place("enemy unit", offset_to_axial(8, 4))
+    assert lab.shown(Rules.NEW, beside) is None and lab.shown(Rules.OLD, beside) is None
+    assert beside not in drawn_numbers(lab, Rules.OLD)
+    lab.place("inspect", beside)
+    assert "next to an enemy unit" in lab.explain_html[Rules.NEW].value
+
+
+def test_overextended_numbers_are_drawn_in_their_own_colour(lab):
+    drawn = drawn_numbers(lab, Rules.NEW)
+    f = lab.fields[Rules.NEW]
+    over = [h for h in drawn if f.status_at(h) is SupplyStatus.OVEREXTENDED]
+    assert over, "the lesson map should show some overextended hexes"
+    assert all(drawn[h][1] == OVEREXTENDED_FONT for h in over)
+    assert all(drawn[h][1] != OVEREXTENDED_FONT for h in drawn if h not in over)
+
+
+@pytest.mark.parametrize(
+    ("tool", "hex_", "message"),
+    [
+        ("enemy unit", (99, 99), "is off the map"),
+        ("source", offset_to_axial(5, 0), "must stand on land"),
+    ],
+)
+def test_impossible_placements_are_shown_inline_and_change_nothing(lab, tool, hex_, message):
+    before = lab.situation
+    assert not lab.place(tool, hex_)
+    assert message in lab.error.message and message in lab.error.widget.value
+    assert lab.situation is before
+
+
+@pytest.mark.parametrize("strength", [0, 300])
+def test_a_source_strength_outside_1_to_250_is_refused(lab, strength):
+    lab.strength.value = strength
+    assert not lab.place("source", offset_to_axial(3, 5))
+    assert "from 1 to 250" in lab.error.message and len(lab.situation.sources) == 1
+
+
+def test_a_radius_of_minus_one_is_refused_and_a_good_radius_applied(lab):
+    lab.radius.value = -1
+    assert "supply radius must be a whole number from 0 to 100" in lab.error.message
+    assert lab.settings.radius == 4
+    far_before = lab.shown(Rules.NEW, FAR_EAST)
+    lab.radius.value = 8
+    assert lab.error.message == "" and lab.settings.radius == 8
+    assert lab.shown(Rules.NEW, FAR_EAST) > far_before
+
+
+def test_terrain_and_road_tools_edit_the_map(lab):
+    h = offset_to_axial(4, 6)  # dunes without a road
+    assert lab.shown(Rules.OLD, h) is None
+    lab.place("road", h)
+    assert lab.hexmap.has_road(h)
+    lab.terrain.value = lab.terrain.options[-1][1]  # water
+    lab.place("terrain", offset_to_axial(3, 3))
+    assert lab.shown(Rules.NEW, offset_to_axial(3, 3)) is None
+
+
+def test_hover_explains_a_hex_under_both_rules(lab):
+    lab.hover(offset_to_axial(2, 2))
+    assert "old rules, hex" in lab.explain_html[Rules.OLD].value
+    assert "TOAW 9.1.7.3" in lab.explain_html[Rules.NEW].value
+
+
+def test_curves_match_the_manuals_points():
+    d, curves = curve_data(25)
+    assert curves["new rules"][0] == pytest.approx(1.10)
+    assert curves["old rules"][0] == 1.0
+    i = int(np.argmin(abs(d - 25)))
+    assert curves["new rules"][i] == pytest.approx(1.10 / 1.375 ** (d[i] / 25))
+    assert max(curves["new rules with supply unit"]) == pytest.approx(1.10)
+    assert all(curves["new rules with supply unit"] >= curves["new rules"])
+
+
+def test_curve_widget_shows_a_bad_radius_inline():
+    w = SupplyCurves()
+    labels = {ln.get_label() for ln in w.figure.axes[0].lines if not ln.get_label().startswith("_")}
+    assert labels == set(CURVE_STYLE)
+    w.radius.value = -1
+    assert "supply radius" in w.error.message
+    w.radius.value = 10
+    assert w.error.message == "" and "radius 10" in w.figure.axes[0].get_title()
+
+
+def test_a_cut_off_unit_loses_a_point_per_half_day_and_readiness_follows():
+    reports = unit_history(SupplyStatus.UNSUPPLIED, 0, 50, 8, 3.5)
+    supply = [r.supply for r in reports]
+    assert supply[0] == 100 and all(a - b == pytest.approx(7) for a, b in zip(supply, supply[1:]))
+    assert all(r.readiness <= max(r.supply, 33) for r in reports)
+    assert all(r.deserted == 0 for r in reports if r.supply >= 50)
+
+
+def test_a_supplied_unit_never_deserts():
+    reports = unit_history(SupplyStatus.SUPPLIED, 20, 10, 12, 7)
+    assert all(r.deserted == 0 for r in reports) and reports[-1].equipment == 100
+
+
+def test_cut_off_widget_plots_and_refuses_bad_turns():
+    w = CutOffUnit()
+    equipment = [r.equipment for r in w.reports]
+    assert equipment == sorted(equipment, reverse=True) and equipment[-1] < 100
+    assert "<td>16</td>" in w.table.value
+    w.turns.value = 0
+    assert "at least one turn" in w.error.message
+    w.turns.value = 5
+    w.status.value = "supplied"
+    assert w.error.message == "" and len(w.reports) == 5
