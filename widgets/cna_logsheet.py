@@ -16,7 +16,7 @@ Every number on screen comes from the model; a refused action is shown inline.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import ipywidgets as W
@@ -231,7 +231,8 @@ def cohesion_figure(sheet: LogSheet, title: str = "Cohesion Level by stage") -> 
     if lowest < -15:
         ax.axhline(COLLAPSE_LEVEL, color="#b00020", lw=0.8, ls="--")
         ax.text(0, COLLAPSE_LEVEL + 0.6, "collapse (−26, CNA 6.26)", color="#b00020", fontsize=8)
-    ax.text(0, MAX_COHESION - 1.6, "cap +10 (CNA 6.23)", color="#1b5e20", fontsize=8)
+    span = MAX_COHESION + 1 - min(lowest - 2, -6)
+    ax.text(0, MAX_COHESION - 0.07 * span, "cap +10 (CNA 6.23)", color="#1b5e20", fontsize=8)
     last = max([1.0] + [max(xs) for xs, _ in series.values() if xs])
     ax.set_xlim(-0.3, last + 0.3)
     ax.set_xticks(range(int(last) + 1))
@@ -395,7 +396,9 @@ class LogSheetLab:
         """The text shown in a unit's row, straight from the sheet."""
         r = next(r for r in self.sheet.rows() if r["unit"] == name)
         why = "<br>".join(esc(w) for w in r["why"]) or "—"
-        coh = f"{r['cohesion']:+d}" + (" collapsed" if r["collapsed"] else "")
+        coh = (f"{r['cohesion']:+d}" if r["cohesion"] else "0") + (
+            " collapsed" if r["collapsed"] else ""
+        )
         return {
             "unit": esc(name),
             "CPA": str(r["CPA"]),
@@ -474,6 +477,9 @@ class CohesionPlanner:
             options=list(self.units), value="Italian tank bn", description="unit"
         )
         self.start = W.IntText(value=0, description="start level", layout=W.Layout(width="170px"))
+        self.cpa = W.IntText(description="CPA", layout=W.Layout(width="140px"))
+        self.unit.observe(lambda _ch: self._show_cpa(), names="value")
+        self._show_cpa()
         self.plan = W.Text(value=plan, description="CPs/stage", layout=W.Layout(width="330px"))
         self.go = W.Button(description="Plot", button_style="primary")
         self.error = InlineError()
@@ -484,7 +490,7 @@ class CohesionPlanner:
         self.go.on_click(lambda _: self.run())
         self.widget = W.VBox(
             [
-                W.HBox([self.unit, self.start]),
+                W.HBox([self.unit, self.cpa, self.start]),
                 W.HBox([self.plan, self.go]),
                 self.error.widget,
                 self.summary,
@@ -493,9 +499,19 @@ class CohesionPlanner:
         )
         self.run()
 
-    def run(self) -> bool:
+    def _show_cpa(self) -> None:
+        self.cpa.value = self.units[self.unit.value].cpa_for(Function.MOVEMENT)
+
+    def chosen_unit(self) -> Unit | None:
+        """The unit picked, with the CPA typed in if it was changed (the model checks it)."""
         unit = self.units[self.unit.value]
-        plan = self.error.attempt(parse_plan, self.plan.value)
+        if self.cpa.value == unit.cpa_for(Function.MOVEMENT):
+            return unit
+        return self.error.attempt(replace, unit, cpa=self.cpa.value, truck_cpa=None)
+
+    def run(self) -> bool:
+        unit = self.chosen_unit()
+        plan = None if unit is None else self.error.attempt(parse_plan, self.plan.value)
         if plan is None:
             return False
         sheet = self.error.attempt(plan_sheet, unit, plan, self.start.value)

@@ -156,7 +156,15 @@ class SelfCheck:
 
 def figure_view(width: str = "560px") -> W.Image:
     """An image widget for matplotlib figures; it shows the same in JupyterLab and Voilà."""
-    return W.Image(format="png", layout=W.Layout(max_width="100%", width=width, height="auto"))
+    layout = W.Layout(
+        width=width,
+        max_width="100%",
+        height="auto",
+        flex="0 1 auto",
+        align_self="flex-start",  # never stretched to a taller neighbour's height in a row
+        object_fit="contain",
+    )
+    return W.Image(format="png", layout=layout)
 
 
 def figure_png(fig) -> bytes:

@@ -114,6 +114,13 @@ MARKER_LOW, MARKER_HIGH = "#fff6cf", "#e3a21a"  # gold markers: paler means less
 OVEREXTENDED_FONT = "#c00000"  # TOAW 9.1.7.1: overextended hexes use another font colour
 FRIENDLY, ENEMY, SOURCE, SUPPLY_UNIT = "#1f4fd6", "#d62728", "#222222", "#0b7a3b"
 
+MAP_KEY = (
+    "<div class='hx-lesson' style='font-size:12px;color:#444'>Key: gold marker = the hex's "
+    "supply-view number (paler = less); <span style='color:#c00000'>red number</span> = "
+    "overextended; no marker = unsupplied; black disc S = supply point; green triangle = supply "
+    "unit; red / blue block = enemy / friendly unit; brown line = road; dashed line = railway.</div>"
+)
+
 TOOLS = (
     "inspect",
     "source",
@@ -128,7 +135,7 @@ TOOLS = (
 
 def marker_rgb(fraction: np.ndarray) -> np.ndarray:
     """Marker fill (n, 3) uint8 for each supplied hex: pale for little supply, gold at 110%."""
-    t = np.clip(np.asarray(fraction, dtype=float) / 1.1, 0.0, 1.0)[:, None]
+    t = np.clip(np.asarray(fraction, dtype=float) / 1.1, 0.0, 1.0)[:, None] ** 2  # spread the top
     low, high = np.array(_rgb(MARKER_LOW), float), np.array(_rgb(MARKER_HIGH), float)
     return np.round(low + (high - low) * t).astype(np.uint8)
 
@@ -252,7 +259,7 @@ class SupplyMapLab:
                 W.HTML(
                     CSS
                     + "<div class='hx-lesson'><b>Tool</b> — click a hex on either map; click again to remove. "
-                    "Hover a hex to read why it has the supply it has.</div>"
+                    "Hover a hex to read why it has the supply it has.</div>" + MAP_KEY
                 ),
                 self.tool,
                 W.HBox([self.strength, self.terrain, self.radius, self.threshold, self.divisor]),
@@ -589,7 +596,15 @@ def unit_figure(reports, title: str, desertion_below: float | None = None) -> Fi
     ax = fig.subplots()
     turns = [r.turn for r in reports]
     ax.plot(turns, [r.supply for r in reports], marker="o", color="#e3a21a", label="unit supply %")
-    ax.plot(turns, [r.readiness for r in reports], marker="s", color="#1f4fd6", label="readiness %")
+    ax.plot(
+        turns,
+        [r.readiness for r in reports],
+        marker="s",
+        ms=4,
+        ls="--",
+        color="#1f4fd6",
+        label="readiness %",
+    )
     ax.plot(
         turns, [r.equipment for r in reports], marker="^", color="#d62728", label="equipment left"
     )
@@ -633,7 +648,7 @@ class CutOffUnit:
         self.moves = W.FloatText(value=0.0, description="MPs/turn", layout=W.Layout(width="170px"))
         self.error = InlineError()
         self.view = figure_view("600px")
-        self.table = W.HTML()
+        self.table = W.HTML(layout=W.Layout(max_height="330px", overflow="auto"))
         self.reports: list = []
         self.figure = None
         for w in (self.status, self.level, self.proficiency, self.turns, self.days, self.moves):

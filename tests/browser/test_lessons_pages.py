@@ -121,5 +121,5 @@ def test_supply_lesson_places_a_supply_unit_with_a_real_canvas_click(voila, page
     lab.place("supply unit", target)
     assert lab.shown(Rules.NEW, target) > before  # the page now shows the raised number
     assert canvas_is_painted(page, 0) and canvas_is_painted(page, 1)
-    scroll_to_top(page, "click a hex on either map")
+    scroll_to_top(page, "Hover a hex to read why")
     page.screenshot(path=str(artifacts / "lesson-toaw-supply.png"))

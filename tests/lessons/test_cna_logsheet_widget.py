@@ -27,7 +27,7 @@ def act(lab, how, unit, cps):
 def test_moving_spends_cps_and_the_row_shows_it(lab):
     assert act(lab, "move", "1st RNF", 4)
     row = lab.row_values("1st RNF")
-    assert (row["CPs spent"], row["CPs left"], row["cohesion"]) == ("4", "4", "+0")
+    assert (row["CPs spent"], row["CPs left"], row["cohesion"]) == ("4", "4", "0")
     assert "1st RNF" in lab.journal.value and "movement" in lab.journal.value
     assert ">4<" in lab.cells["1st RNF"]["CPs spent"].value
 
@@ -62,7 +62,7 @@ def test_an_assault_books_heavy_losses_and_a_win(lab):
     assert act(lab, "assault", "Italian tank bn", 5)
     row = lab.row_values("Italian tank bn")
     assert row["DPs / RPs this stage (why)"].startswith("−3 / +3")
-    assert row["CPs spent"] == "5" and row["cohesion"] == "+0"
+    assert row["CPs spent"] == "5" and row["cohesion"] == "0"
 
 
 def test_impossible_assault_figures_are_refused_before_any_cp_is_paid(lab):
@@ -155,3 +155,20 @@ def test_planner_shows_bad_plans_inline(unit, plan, message):
     planner.unit.value, planner.plan.value = unit, plan
     assert not planner.run()
     assert message in planner.error.message and planner.sheet is kept
+
+
+def test_planner_refuses_a_negative_cpa_inline():
+    planner = CohesionPlanner()
+    planner.cpa.value = -1
+    assert not planner.run()
+    assert "the CPA of Italian tank bn must be at least 0, got -1" in planner.error.widget.value
+
+
+def test_planner_uses_a_changed_cpa():
+    planner = CohesionPlanner()
+    planner.cpa.value = 30
+    planner.plan.value = "35"
+    assert planner.run()
+    assert planner.sheet.cohesion_series("Italian tank bn")[-1] == (1, -5)
+    planner.unit.value = "1st RNF"
+    assert planner.cpa.value == 8
