@@ -59,8 +59,15 @@ def team(hexclass_server, browser, artifacts):
     for pg in pages.values():
         wait_for_widgets(pg)
         pg.wait_for_selector(".hexclass-seat .hexclass-ca-app canvas", timeout=90_000)
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    contexts.append(ctx)
+    console = ctx.new_page()
+    console.goto(links["instructor"]["url"])
+    wait_for_widgets(console)
+    console.wait_for_selector(".hx-teams tr[data-team='1']", timeout=90_000)
+    pages_with_console = dict(pages)
     follower = GameFollower(store, links["teams"][0]["game_id"])
-    yield pages, follower, links
+    yield pages_with_console, follower, links, console
     follower.close()
     for ctx in contexts:
         ctx.close()
@@ -101,12 +108,17 @@ def end_phase(pages, follower):
                 else f"break {opt}"
             )
             pages["support"].get_by_role("button", name=label, exact=True).first.click()
+            v = follower.version
+            for _ in range(100):
+                pages["support"].wait_for_timeout(100)
+                if state(follower) and follower.version != v:
+                    break
         pages["support"].wait_for_timeout(300)
         s = state(follower)
 
 
 def test_five_seats_play_two_turns_together(team, artifacts):
-    pages, follower, links = team
+    pages, follower, links, console = team
     s = state(follower)
     for name, pg in pages.items():
         assert painted_fraction(pg, ".hexclass-seat canvas") > 0.5, name
@@ -195,6 +207,29 @@ def test_five_seats_play_two_turns_together(team, artifacts):
         )
     for name, pg in pages.items():
         pg.screenshot(path=str(artifacts / f"coop-turn3-{name}.png"), full_page=True)
+    # the instructor's console follows the team live, and replays its game step by step
+    console.wait_for_function(
+        "() => (document.querySelector(\".hx-teams tr[data-team='1'] td.hx-turn\")||{}).innerText?.trim() === '3'",
+        timeout=20_000,
+    )
+    console.screenshot(path=str(artifacts / "coop-instructor-live.png"), full_page=True)
+    state(follower)
+    version = follower.version
+    console.get_by_role("tab", name="Replay").click()
+    console.get_by_role("button", name="Reload the log").click()
+    console.wait_for_function(
+        "(v) => (document.querySelector('.hx-caption')||{}).innerText?.includes(`version ${v} of ${v}`)",
+        arg=version,
+        timeout=20_000,
+    )
+    console.get_by_role("button", name="◀ prev").click()
+    console.wait_for_function(
+        "(v) => document.querySelector('.hx-caption').innerText.includes(`version ${v - 1} of ${v}`)",
+        arg=version,
+        timeout=20_000,
+    )
+    console.screenshot(path=str(artifacts / "coop-instructor-replay.png"), full_page=True)
+
     # chat reaches the whole team
     pages["F"].get_by_placeholder("message to your team").fill("F company ready to move")
     button(pages["F"], "Send")
