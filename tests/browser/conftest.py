@@ -162,12 +162,12 @@ def wait_for_widgets(page, timeout: float = 90_000) -> None:
 class HexclassServer(VoilaServer):
     """``hexclass serve`` itself (preheated kernels and all) on a free loopback port."""
 
-    def __init__(self, store: pathlib.Path, preheat: bool = True) -> None:
+    def __init__(self, store: pathlib.Path, preheat: bool = True, port: int | None = None) -> None:
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         self.store = store
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = open(ROOT / "test-artifacts" / f"hexclass-serve-{self.port}.log", "w")  # noqa: SIM115
+        self.log = open(ROOT / "test-artifacts" / f"hexclass-serve-{self.port}.log", "a")  # noqa: SIM115
         cmd = [
             sys.executable,
             "-m",

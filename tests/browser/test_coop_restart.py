@@ -1,0 +1,96 @@
+"""Kill -9 the server mid-game, start it again: the game resumes exactly and the seat is back.
+
+The server (Voilà and every kernel it started) is killed with SIGKILL between two moves;
+a new ``hexclass serve`` on the same store must show the same board, and the seat link
+must put the student back in their seat to carry on playing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from classroom.combined_arms import record, replay
+from classroom.sessions import GameFollower, create_class, open_store
+from widgets.ca_board import CABoardView
+
+from .conftest import HexclassServer, canvas_point, descendants, wait_for_widgets
+
+pytestmark = pytest.mark.browser
+GEOMETRY = CABoardView().board
+
+
+def enter(page, uid, h, label):
+    page.get_by_role("button", name=uid, exact=True).click()
+    page.wait_for_function(
+        "(u) => { const m = document.querySelector('.hx-message'); return !!m && m.innerText.includes(u + ' selected'); }",
+        arg=uid,
+        timeout=20_000,
+        polling=20,
+    )
+    page.mouse.click(*canvas_point(page, GEOMETRY, h))
+    page.wait_for_function(
+        "(t) => { const m = document.querySelector('.hx-message'); return !!m && m.innerText.includes(t); }",
+        arg=f"{uid} enters at {label}",
+        timeout=20_000,
+        polling=20,
+    )
+
+
+def kill_9(server: HexclassServer) -> None:
+    family = [server.proc.pid, *descendants(server.proc.pid)]
+    for pid in family:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    server.proc.wait(10)
+    server.log.close()
+
+
+def test_server_killed_mid_game_resumes_identically(browser, tmp_path, artifacts):
+    store_path = tmp_path / "class.db"
+    server = HexclassServer(store_path)
+    links = create_class(open_store(store_path), teams=2, seed=17, base_url=server.base).to_json()
+    d_link = next(s for s in links["teams"][0]["seats"] if s["seat"] == "D")
+    game_id = links["teams"][0]["game_id"]
+    ctx = browser.new_context(viewport={"width": 1300, "height": 950})
+    page = ctx.new_page()
+    try:
+        page.goto(d_link["url"])
+        wait_for_widgets(page)
+        page.wait_for_selector(".hexclass-seat canvas", timeout=90_000)
+        with GameFollower(open_store(store_path), game_id) as f:
+            board = f.state.board
+        rear = [h for h in board.friendly_edge if h not in board.road_set]
+        enter(page, "D1", rear[0], board.label(rear[0]))
+        enter(page, "D2", rear[0], board.label(rear[0]))
+        with GameFollower(open_store(store_path), game_id) as f:
+            before = f.state.snapshot()
+            before_version = f.version
+        kill_9(server)  # mid-game: the phase is still open, D3 has not moved
+    finally:
+        if server.proc.poll() is None:
+            server.stop()
+
+    # the store file alone holds the game; a new server on it carries on
+    restarted = HexclassServer(store_path, port=server.port)  # same address as before
+    try:
+        with GameFollower(open_store(store_path), game_id) as f:
+            assert f.version == before_version
+            assert f.state.snapshot() == before
+            assert replay(record(f.state)).snapshot() == before
+        page.goto(d_link["url"])  # the student's same link, now served by the new server
+        wait_for_widgets(page)
+        page.wait_for_selector(".hexclass-seat canvas", timeout=90_000)
+        assert page.get_by_role("button", name="D1", exact=True).count() == 0  # on the board now
+        enter(page, "D3", rear[0], board.label(rear[0]))  # and the seat plays on
+        with GameFollower(open_store(store_path), game_id) as f:
+            assert f.version == before_version + 1
+            assert f.state.units["D3"].hex == rear[0]
+        page.screenshot(path=str(artifacts / "coop-after-restart.png"), full_page=True)
+    finally:
+        restarted.stop()
+        ctx.close()
