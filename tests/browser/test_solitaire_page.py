@@ -209,3 +209,14 @@ def test_an_illegal_click_shows_the_rule_not_a_traceback(hexclass_server, page):
     click_hex(page, local.board.hex_at("3c"))
     text = wait_message(page, "CA")
     assert "rear-edge" in text and "Traceback" not in page.content()
+
+
+def test_play_lesson_renders_as_a_page(hexclass_server, page, artifacts):
+    page.goto(hexclass_server.url("lessons/play-combined-arms.ipynb"))
+    wait_for_widgets(page)
+    page.wait_for_selector(".hexclass-ca-app canvas", timeout=90_000)
+    assert painted_fraction(page) > 0.5
+    button(page, "D1")
+    wait_message(page, "D1 selected")
+    page.wait_for_function("() => document.body.innerText.includes('chance of pinning')", timeout=30_000)
+    page.screenshot(path=str(artifacts / "lesson-play-combined-arms.png"), full_page=True)
