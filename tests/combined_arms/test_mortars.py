@@ -129,7 +129,7 @@ def test_smoke_runs_out_after_four_missions():
 def test_enemy_mortars_need_six_once_you_have_lost_more_platoons(
     friendly_broken, enemy_broken, need
 ):
-    # sample game turn 16: "now that I have had more platoons broken than the enemy, they fire only on a 6"
+    # sample game turn 16: with more of your platoons broken than theirs, the enemy mortars need a 6
     s = sketch(enemy_platoons_broken=enemy_broken)
     for u in ("D1", "D2")[:friendly_broken]:
         s.units[u].where = "broken"

@@ -76,7 +76,7 @@ def test_figure_4_armour_movement():
     apply(g, Move(P, "A2", at(g, "4f")))  # the 2-hex road move
     assert g.units["A1"].facing == 4 and g.board.is_crest(g.units["A1"].hex)
     enemy = at(g, "5d")
-    for a in ("A1", "A2", "A3"):  # "all the AFVs are now out of range of its anti-tank weaponry"
+    for a in ("A1", "A2", "A3"):  # Figure 4: no tank is left where the platoon could hit it
         assert enemy_fire_on_armour(g, enemy, a).probability == 0
 
 

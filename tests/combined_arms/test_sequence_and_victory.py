@@ -89,8 +89,8 @@ def test_unrevealed_counters_are_tested_before_scoring():
 
 
 def test_sample_game_final_score_is_18_or_20_in_the_easier_game():
-    # "4 for the 2 enemy platoons left ..., plus 14 for the 4 broken enemy counters,
-    # plus 6 for my 3 exploiting units, minus 4 for my own 2 broken platoons" after turn 20
+    # the sample game's tally after turn 20: 2 enemy platoons left (4), 3 platoons and an ATG
+    # counter broken (14), 3 platoons exploiting (6), 2 of yours broken (-4)
     args = dict(
         enemy_in_play=2,
         real_atgs_in_play=0,
