@@ -208,3 +208,42 @@ def painted_fraction(page, selector: str = ".hexclass-ca-app canvas") -> float:
         }""",
         selector,
     )
+
+
+# --- helpers for pages showing the Combined Arms board (solitaire, seats, lessons) -----------
+
+_GEOMETRY = None
+
+
+def board_geometry():
+    """The CA board's canvas geometry (the same for every page that shows the board)."""
+    global _GEOMETRY
+    if _GEOMETRY is None:
+        from widgets.ca_board import CABoardView
+
+        _GEOMETRY = CABoardView().board
+    return _GEOMETRY
+
+
+def message(page) -> str:
+    """The board's message line (what the last click did, or why it was refused)."""
+    return page.locator(".hx-message").first.inner_text()
+
+
+def wait_message(page, pattern: str, timeout: float = 20_000) -> str:
+    """Wait until the message line matches the regular expression ``pattern``."""
+    page.wait_for_function(
+        "(p) => { const m = document.querySelector('.hx-message'); return !!m && new RegExp(p).test(m.innerText); }",
+        arg=pattern,
+        timeout=timeout,
+        polling=20,
+    )
+    return message(page)
+
+
+def click_hex(page, h) -> None:
+    page.mouse.click(*canvas_point(page, board_geometry(), h))
+
+
+def button(page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).first.click()

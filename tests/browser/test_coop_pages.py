@@ -13,35 +13,12 @@ import pytest
 
 from classroom.combined_arms import DeclareFire, check
 from classroom.sessions import GameFollower, create_class, open_store
-from widgets.ca_board import CABoardView
 
-from .conftest import canvas_point, painted_fraction, wait_for_widgets
+from .conftest import button, click_hex, painted_fraction, wait_for_widgets, wait_message
 
 pytestmark = pytest.mark.browser
 SEED = 21
-GEOMETRY = CABoardView().board
 SEATS = ("armour", "D", "E", "F", "support")
-
-
-def msg_of(page) -> str:
-    return page.locator(".hx-message").first.inner_text()
-
-
-def wait_msg(page, pattern: str, timeout: float = 20_000) -> str:
-    page.wait_for_function(
-        "(p) => { const m = document.querySelector('.hx-message'); return m && new RegExp(p).test(m.innerText); }",
-        arg=pattern,
-        timeout=timeout,
-    )
-    return msg_of(page)
-
-
-def click_hex(page, h):
-    page.mouse.click(*canvas_point(page, GEOMETRY, h))
-
-
-def button(page, name):
-    page.get_by_role("button", name=name, exact=True).first.click()
 
 
 @pytest.fixture
@@ -82,16 +59,16 @@ def everyone_sees(pages, actor, pattern):
     """Each other seat's page reports the move (its board was redrawn with it)."""
     for name, pg in pages.items():
         if name != actor:
-            wait_msg(pg, pattern)
+            wait_message(pg, pattern)
 
 
 def enter(pages, follower, seat, uid, h):
     pg = pages[seat]
     button(pg, uid)
-    wait_msg(pg, f"{uid} selected")
+    wait_message(pg, f"{uid} selected")
     click_hex(pg, h)
     label = state(follower).label(h)
-    wait_msg(pg, re.escape(f"{uid} enters at {label}"))
+    wait_message(pg, re.escape(f"{uid} enters at {label}"))
     everyone_sees(pages, seat, re.escape(f"{uid} enters at {label}"))
 
 
@@ -129,7 +106,7 @@ def test_five_seats_play_two_turns_together(team, artifacts):
     # --- commander arbitration: E asks to act next, the commander lets E go
     pages["E"].get_by_placeholder("what you want to do next").fill("E1 into the open")
     button(pages["E"], "Ask to act next")
-    wait_msg(pages["E"], "queue")
+    wait_message(pages["E"], "queue")
     pages["support"].get_by_role("button", name="Let E go").wait_for(timeout=15_000)
     button(pages["support"], "Let E go")
     pages["E"].wait_for_function(
@@ -182,11 +159,11 @@ def test_five_seats_play_two_turns_together(team, artifacts):
     for seat, unit in ((a_seat, a_unit), (b_seat, b_unit)):
         pg = pages[seat]
         click_hex(pg, s.units[unit].hex)
-        wait_msg(pg, "Firers")
+        wait_message(pg, "Firers")
         click_hex(pg, target)
         pg.wait_for_function("() => document.body.innerText.includes('Fire on ')", timeout=15_000)
         button(pg, "Commit, keep open")
-        wait_msg(pg, "committed against")
+        wait_message(pg, "committed against")
     assert state(follower).declaration.firers == [a_unit, b_unit]
     pages["support"].get_by_role("button", name="Resolve open fire").wait_for(timeout=15_000)
     for name, pg in pages.items():

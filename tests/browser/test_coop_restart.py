@@ -8,35 +8,24 @@ must put the student back in their seat to carry on playing.
 from __future__ import annotations
 
 import os
+import re
 import signal
 
 import pytest
 
 from classroom.combined_arms import record, replay
 from classroom.sessions import GameFollower, create_class, open_store
-from widgets.ca_board import CABoardView
 
-from .conftest import HexclassServer, canvas_point, descendants, wait_for_widgets
+from .conftest import HexclassServer, button, click_hex, descendants, wait_for_widgets, wait_message
 
 pytestmark = pytest.mark.browser
-GEOMETRY = CABoardView().board
 
 
 def enter(page, uid, h, label):
-    page.get_by_role("button", name=uid, exact=True).click()
-    page.wait_for_function(
-        "(u) => { const m = document.querySelector('.hx-message'); return !!m && m.innerText.includes(u + ' selected'); }",
-        arg=uid,
-        timeout=20_000,
-        polling=20,
-    )
-    page.mouse.click(*canvas_point(page, GEOMETRY, h))
-    page.wait_for_function(
-        "(t) => { const m = document.querySelector('.hx-message'); return !!m && m.innerText.includes(t); }",
-        arg=f"{uid} enters at {label}",
-        timeout=20_000,
-        polling=20,
-    )
+    button(page, uid)
+    wait_message(page, f"{uid} selected")
+    click_hex(page, h)
+    wait_message(page, re.escape(f"{uid} enters at {label}"))
 
 
 def kill_9(server: HexclassServer) -> None:

@@ -21,14 +21,21 @@ from classroom.combined_arms import (
     legal_actions,
     new_game,
 )
-from widgets.ca_board import ARROWS, CABoardView
+from widgets.ca_board import ARROWS
 
-from .conftest import canvas_point, painted_fraction, wait_for_widgets
+from .conftest import (
+    board_geometry,
+    button,
+    click_hex,
+    painted_fraction,
+    wait_for_widgets,
+    wait_message,
+)
 
 pytestmark = pytest.mark.browser
 SEED = 11
 P = "player"
-GEOMETRY = CABoardView().board
+GEOMETRY = board_geometry()
 
 
 def open_page(page, server, seed=SEED):
@@ -36,28 +43,6 @@ def open_page(page, server, seed=SEED):
     wait_for_widgets(page)
     page.wait_for_selector(".hexclass-ca-app canvas", timeout=90_000)
     page.wait_for_function("() => document.querySelector('.hx-bar') !== null", timeout=60_000)
-
-
-def message(page) -> str:
-    return page.locator(".hx-message").first.inner_text()
-
-
-def wait_message(page, pattern: str, timeout: float = 15_000) -> str:
-    page.wait_for_function(
-        "(p) => { const m = document.querySelector('.hx-message'); return m && new RegExp(p).test(m.innerText); }",
-        arg=pattern,
-        timeout=timeout,
-    )
-    return message(page)
-
-
-def click_hex(page, h):
-    x, y = canvas_point(page, GEOMETRY, h)
-    page.mouse.click(x, y)
-
-
-def button(page, name):
-    page.get_by_role("button", name=name, exact=True).first.click()
 
 
 def end_phase(page, local):
@@ -218,5 +203,7 @@ def test_play_lesson_renders_as_a_page(hexclass_server, page, artifacts):
     assert painted_fraction(page) > 0.5
     button(page, "D1")
     wait_message(page, "D1 selected")
-    page.wait_for_function("() => document.body.innerText.includes('chance of pinning')", timeout=30_000)
+    page.wait_for_function(
+        "() => document.body.innerText.includes('chance of pinning')", timeout=30_000
+    )
     page.screenshot(path=str(artifacts / "lesson-play-combined-arms.png"), full_page=True)
