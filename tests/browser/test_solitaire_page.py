@@ -207,3 +207,16 @@ def test_play_lesson_renders_as_a_page(hexclass_server, page, artifacts):
         "() => document.body.innerText.includes('chance of pinning')", timeout=30_000
     )
     page.screenshot(path=str(artifacts / "lesson-play-combined-arms.png"), full_page=True)
+
+
+def test_keyboard_shortcuts_on_the_board(hexclass_server, page, artifacts):
+    open_page(page, hexclass_server)
+    local = new_game(SEED)
+    click_hex(page, local.board.hex_at("5f"))  # focuses the board
+    page.keyboard.press("n")  # the next fresh platoon
+    wait_message(page, "selected")
+    page.keyboard.press("Escape")
+    page.keyboard.press("e")  # end the move phase
+    page.wait_for_function(
+        "() => document.querySelector('.hx-pill.now').innerText.includes('Fire')", timeout=15_000
+    )
