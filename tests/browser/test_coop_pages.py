@@ -230,3 +230,88 @@ def test_wrong_or_missing_token_is_refused(hexclass_server, page, artifacts):
         "() => document.body.innerText.includes('does not work')", timeout=60_000
     )
     assert page.locator("canvas").count() == 0
+
+
+def test_two_teams_of_five_play_to_the_end_with_the_console_following(
+    hexclass_server, browser, artifacts
+):
+    """Ten seat pages and the console: both games reach their final scores on every page."""
+    from classroom.combined_arms import EndGame, EndPhase
+    from classroom.sessions import open_console, open_seat
+
+    store = open_store(hexclass_server.store)
+    links = create_class(store, teams=2, seed=SEED + 5, base_url=hexclass_server.base).to_json()
+    contexts, pages = [], []
+    for team in links["teams"]:
+        for s in team["seats"]:
+            ctx = browser.new_context(viewport={"width": 1300, "height": 950})
+            contexts.append(ctx)
+            pg = ctx.new_page()
+            pg.goto(s["url"])
+            pages.append((team["team"], s["seat"], pg))
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    contexts.append(ctx)
+    console = ctx.new_page()
+    console.goto(links["instructor"]["url"])
+    try:
+        for _, _, pg in pages:
+            wait_for_widgets(pg)
+            pg.wait_for_selector(".hexclass-seat canvas", timeout=120_000)
+        wait_for_widgets(console)
+        console.wait_for_selector(".hx-teams tr[data-team='2']", timeout=90_000)
+        # each team's D seat brings a platoon on by clicking; the rest of the battle is
+        # played by the commanders through the store (ending phases; team 2 stops early)
+        followers = {}
+        for team in links["teams"]:
+            d_page = next(pg for t, seat, pg in pages if t == team["team"] and seat == "D")
+            f = GameFollower(store, team["game_id"])
+            followers[team["team"]] = f
+            h = f.state.board.friendly_edge[0]
+            button(d_page, "D1")
+            wait_message(d_page, "D1 selected")
+            click_hex(d_page, h)
+            wait_message(d_page, "D1 enters")
+            token = next(s["token"] for s in team["seats"] if s["seat"] == "support")
+            cmd = open_seat(store, token)
+            while not f.state.over:
+                f.poll(force=True)
+                s = f.state
+                if (
+                    team["team"] == 2
+                    and s.phase == "friendly_move"
+                    and s.turn == 6
+                    and not s.acted_this_turn
+                ):
+                    action = EndGame("support")
+                elif s.pending is not None:
+                    from classroom.combined_arms import legal_actions
+
+                    action = legal_actions(s, "support")[0]
+                else:
+                    action = EndPhase("support")
+                assert cmd.submit(f.version, action), action
+                f.poll(force=True)
+        for t, seat, pg in pages:
+            pg.wait_for_function(
+                "() => document.querySelector('.hx-bar').innerText.includes('Game over')",
+                timeout=60_000,
+                polling=50,
+            )
+            expected = followers[t].state.result.total
+            assert f"{expected} points" in pg.locator(".hx-panel h3").first.inner_text(), (t, seat)
+        assert followers[1].state.result.turns == 20 and followers[2].state.result.turns == 5
+        for t in (1, 2):
+            console.wait_for_function(
+                "(t) => (document.querySelector(`.hx-teams tr[data-team='${t}']`)||{}).innerText?.includes('ended')",
+                arg=t,
+                timeout=30_000,
+                polling=100,
+            )
+        pages[0][2].screenshot(
+            path=str(artifacts / "coop-game-over-team1-armour.png"), full_page=True
+        )
+        console.screenshot(path=str(artifacts / "coop-console-both-ended.png"), full_page=True)
+        assert open_console(store, links["instructor"]["token"]) is not None
+    finally:
+        for c in contexts:
+            c.close()
