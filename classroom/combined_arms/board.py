@@ -78,6 +78,40 @@ def _hex_of(row: int, col: int) -> Hex:
 
 
 STANDARD_HEXES: tuple[Hex, ...] = tuple(standard_hexes())
+STANDARD_HEX_SET = frozenset(STANDARD_HEXES)
+
+
+def _shape_tables():
+    """Facts about the standard shape every board shares, worked out once per process."""
+    cols, by_label, labels = {}, {}, {}
+    for r, w in enumerate(ROW_WIDTHS):
+        for c in range(w):
+            h = _hex_of(r, c)
+            name = f"{r + 1}{COLUMN_LETTERS[c]}"
+            cols[h], by_label[name], labels[h] = c, h, name
+    neighbours = {
+        h: tuple(n for n in hg.neighbours(h) if n in STANDARD_HEX_SET) for h in STANDARD_HEXES
+    }
+    # DIST[a][b]: steps between two hexes of the board, read far more often than computed
+    dist = {a: {b: hg.distance(a, b) for b in STANDARD_HEXES} for a in STANDARD_HEXES}
+    return cols, by_label, labels, neighbours, dist
+
+
+_COLS, _BY_LABEL, _LABELS, NEIGHBOURS_ON_BOARD, DIST = _shape_tables()
+
+_ARCS: dict[tuple[Hex, Hex], int] = {}
+
+
+def facing_arcs(origin: Hex, target: Hex) -> int:
+    """Bit mask of the corners (0-5) whose forward arc from ``origin`` holds ``target``.
+
+    ``facing_arcs(a, b) >> f & 1`` is ``hexgrid.in_arc(a, f, b)``, remembered per pair.
+    """
+    key = (origin, target)
+    m = _ARCS.get(key)
+    if m is None:
+        m = _ARCS[key] = sum(1 << f for f in range(6) if hg.in_arc(origin, f, target))
+    return m
 
 
 def standard_road() -> tuple[Hex, ...]:
@@ -101,10 +135,10 @@ class Board:
     _by_label: dict[str, Hex] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        hexes = standard_hexes()
+        hexes = STANDARD_HEXES
         self.terrain = dict(self.terrain)
         missing = [h for h in hexes if h not in self.terrain]
-        extra = [h for h in self.terrain if h not in set(hexes)]
+        extra = [h for h in self.terrain if h not in STANDARD_HEX_SET]
         if missing or extra:
             raise BoardError(
                 f"board terrain must cover exactly the 79 standard hexes "
@@ -117,16 +151,14 @@ class Board:
             )
         self.road = tuple(self.road)
         _check_road(self.road, self.terrain)
-        self.hexes: tuple[Hex, ...] = tuple(hexes)
-        self.hex_set = frozenset(hexes)
+        self.hexes: tuple[Hex, ...] = hexes
+        self.hex_set = STANDARD_HEX_SET
         self.road_set = frozenset(self.road)
-        self._cols = {}
-        self._by_label = {}
-        for r, w in enumerate(ROW_WIDTHS):
-            for c in range(w):
-                h = _hex_of(r, c)
-                self._cols[h] = c
-                self._by_label[f"{r + 1}{COLUMN_LETTERS[c]}"] = h
+        # the shape's tables are shared by every board: read them, never change them
+        self._cols = _COLS
+        self._by_label = _BY_LABEL
+        self._labels = _LABELS
+        self.dist = DIST
         self.friendly_edge = tuple(h for h in hexes if h[1] == 0)
         self.enemy_edge = tuple(h for h in hexes if h[1] == ROWS - 1)
         self.exploit_hexes = self.enemy_edge[2:5]  # the 3 central enemy rear-edge hexes
@@ -135,19 +167,27 @@ class Board:
         # the road runs on past each rear edge into the off-board boxes
         self.road_beyond_friendly_edge = hg.sub(self.road[0], hg.sub(self.road[2], self.road[1]))
         self.road_beyond_enemy_edge = hg.add(self.road[-1], hg.sub(self.road[-2], self.road[-3]))
-        self.neighbours_on_board = {
-            h: tuple(n for n in hg.neighbours(h) if n in self.hex_set) for h in hexes
+        # the road with its two steps off the board, for the 2-hex road move (CA "Movement")
+        self.road_and_beyond = self.road_set | {
+            self.road_beyond_friendly_edge,
+            self.road_beyond_enemy_edge,
         }
+        self.neighbours_on_board = NEIGHBOURS_ON_BOARD
         from .lines import mask_of
 
         self.block_mask = mask_of(h for h in hexes if self.blocks(h))
+        self.crest_set = frozenset(h for h in hexes if self.terrain[h] in CRESTS)
+        # derived numbers other modules remember per board (see enemy.hit_table)
+        self.hit_tables: dict = {}
+        self.defensive_set = frozenset(h for h in hexes if self.terrain[h] in DEFENSIVE)
 
     # --- names ------------------------------------------------------------------------
     def label(self, h: Hex) -> str:
         """Row number from your rear edge, then the column letter from the left: ``3e``."""
-        if h not in self._cols:
-            raise BoardError(f"{h} is not on the board")
-        return f"{h[1] + 1}{COLUMN_LETTERS[self._cols[h]]}"
+        try:
+            return self._labels[h]
+        except (KeyError, TypeError):
+            raise BoardError(f"{h} is not on the board") from None
 
     def hex_at(self, label: str) -> Hex:
         try:

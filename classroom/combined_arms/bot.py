@@ -65,10 +65,10 @@ from .actions import (
     ResolveFire,
     Withdraw,
 )
-from .board import DEFENSIVE
+from .board import DEFENSIVE, DIST
 from .engine import apply, check, default_broken, legal_actions
 from .game import new_game
-from .lines import MAX_RANGE, enemy_line, friendly_line
+from .lines import MAX_RANGE, friendly_line
 from .state import LAST_TURN, TRACK_SIZE, GameState, Options
 from .units import (
     ARMOUR_IDS,
@@ -103,31 +103,34 @@ class Policy(Protocol):
 def infantry_hit_chances(state: GameState, post: Hex, h: Hex) -> int:
     """Faces (of 6) on which one enemy platoon in ``post`` pins infantry in ``h``.
 
-    CA "Enemy Fire": +1 outside woods/crest/farm, -1 partly blocked, -1 per hex.
+    CA "Enemy Fire": +1 outside woods/crest/farm, -1 partly blocked, -1 per hex. The
+    engine's own remembered numbers (:func:`~.enemy.hit_chances`).
     """
-    d = hg.distance(post, h)
-    if not 1 <= d <= MAX_RANGE:
-        return 0
-    lof = enemy_line(state, post, h)
-    if lof.blocked:
-        return 0
-    total = -d - (1 if lof.partial else 0)
-    if state.board.terrain[h] not in DEFENSIVE:
-        total += 1
-    return chances(total, enemy.INFANTRY_HIT)
+    return enemy.hit_chances(state, post, h)
 
 
 def he_targets(state: GameState) -> dict[Hex, str]:
     """Enemy hexes your mortars may fire high explosive on now, each with a spotter.
 
-    The same test as ``mortars.friendly_targets`` but asked only of enemy hexes, the
-    only ones high explosive may be aimed at (CA "Mortars").
+    The same test as ``mortars.friendly_target_problem`` but asked only of enemy
+    hexes, the only ones high explosive may be aimed at (CA "Mortars"): first what
+    does not depend on the spotter, then the first spotter with a line to the hex.
     """
     spotters = mortars.friendly_spotters(state)
     out: dict[Hex, str] = {}
+    if not spotters:
+        return out
+    prev = state.friendly_mortar
+    tied = prev.hex if prev is not None and prev.turn == state.turn - 1 else None
+    at = state.at
+    neighbours = state.board.neighbours_on_board
     for h in sorted(state.enemy):
+        if tied is not None and DIST[tied][h] > 1:
+            continue  # last turn's target or a hex next to it
+        if any(n in at for n in neighbours[h]):
+            continue  # never on a hex next to your own platoons
         for sp in spotters:
-            if mortars.friendly_target_problem(state, h, sp, False) is None:
+            if lines.spotting_clear(state, sp.hex, h):
                 out[h] = sp.id
                 break
     return out
@@ -136,6 +139,8 @@ def he_targets(state: GameState) -> dict[Hex, str]:
 def _spotted_enemy_hexes(state: GameState) -> list[Hex]:
     """Enemy hexes high explosive could hit were the mortars free to switch target."""
     spotters = mortars.friendly_spotters(state)
+    if not spotters:
+        return []
     near = {n for h in state.at for n in state.board.neighbours_on_board[h]}
     return [
         h
@@ -214,7 +219,6 @@ class Sight:
         self.threats: dict[Hex, float] = {}
         self._adjacent: dict[Hex, tuple[bool, frozenset]] = {}
         self._pins: dict[tuple, int] = {}
-        self._hits: dict[tuple[Hex, Hex], int] = {}
         self._hatches: dict[Hex, bool] = {}
         self._crest = board.is_crest
 
@@ -233,8 +237,8 @@ class Sight:
         if ok is None:
             state = self.state
             em = state.enemy_mortar
-            ok = not any(hg.distance(h, e) <= 2 for e in state.enemy) and (
-                em is None or hg.distance(h, em.hex) > 2
+            ok = not any(DIST[h][e] <= 2 for e in state.enemy) and (
+                em is None or DIST[h][em.hex] > 2
             )
             self._hatches[h] = ok
         return ok
@@ -255,7 +259,7 @@ class Sight:
 
     def _pin(self, kind: str, h: Hex, target: Hex, adjacent=None) -> int:
         state = self.state
-        d = hg.distance(h, target)
+        d = DIST[h][target]
         post = state.enemy.get(target)
         if post is None or not 1 <= d <= MAX_RANGE:
             return 0
@@ -281,25 +285,7 @@ class Sight:
 
     def hits(self, post: Hex, h: Hex) -> int:
         """Faces on which an enemy platoon in ``post`` pins infantry in ``h``."""
-        key = (post, h)
-        c = self._hits.get(key)
-        if c is None:
-            c = self._hits[key] = _enemy_hits(self.state, self.terrain, post, h)
-        return c
-
-
-def _enemy_hits(state: GameState, terrain: int, post: Hex, h: Hex) -> int:
-    d = hg.distance(post, h)
-    if not 1 <= d <= MAX_RANGE:
-        return 0
-    through, along = lines.pair_masks(post, h)
-    if through & terrain:
-        return 0
-    part = (along & terrain).bit_count()
-    if part >= 2:
-        return 0
-    total = -d - part + (0 if state.board.terrain[h] in DEFENSIVE else 1)
-    return chances(total, enemy.INFANTRY_HIT)
+        return enemy.hit_chances(self.state, post, h)
 
 
 def cluster_payoff(
@@ -317,15 +303,15 @@ def cluster_payoff(
             continue
         c = hits(post, h) if hits else infantry_hit_chances(state, post, h)
         if c:
-            pay[h] = n * c * (3 if hg.distance(post, h) == 1 else 1)
+            pay[h] = n * c * (3 if DIST[post][h] == 1 else 1)
     if not pay:
         return 0
     best = max(pay.values())
     for a, b in combinations(pay, 2):
-        if hg.distance(a, b) == 1:
+        if DIST[a][b] == 1:
             best = max(best, pay[a] + pay[b])
             for c in pay:
-                if c not in (a, b) and hg.distance(a, c) == 1 and hg.distance(b, c) == 1:
+                if c not in (a, b) and DIST[a][c] == 1 and DIST[b][c] == 1:
                     best = max(best, pay[a] + pay[b] + pay[c])
     return best
 
@@ -398,6 +384,7 @@ class _Turn:
     exploiters: set[str] = field(default_factory=set)
     overwatch: set[str] = field(default_factory=set)
     exploit_field: dict[Hex, float] = field(default_factory=dict)
+    hit_tables: dict[Hex, dict[Hex, int]] = field(default_factory=dict)
     done: set[str] = field(default_factory=set)
 
 
@@ -425,15 +412,15 @@ class SteadyPolicy:
         self._exploit_dist: dict[Hex, float] = {}
         self._waits: dict[str, int] = {}
         self._fire_value: dict[tuple[str, Hex], float] = {}
-        self._hit_key: tuple | None = None
-        self._hit_cache: dict[tuple[Hex, Hex], int] = {}
-        self._terrain = 0
         self._sight_key: tuple | None = None
         self._threat_phase: tuple | None = None
         self._threat_cache: dict[tuple, float] = {}
         self._risk_key: tuple | None = None
+        self._risk_version: tuple | None = None
         self._risk_cache: dict[tuple, float] = {}
         self._sight_now: Sight | None = None
+        self._paths_key: tuple | None = None
+        self._paths: tuple[dict, dict, dict] = ({}, {}, {})
         del rng  # the steady policy needs no randomness
 
     # --- the entry point -------------------------------------------------------------------
@@ -491,6 +478,7 @@ class SteadyPolicy:
         t.posts = [
             (h, p, reveal_chance(state, h)) for h, p in state.enemy.items() if p.platoon is not None
         ]
+        t.hit_tables = {h: enemy.hit_table(state, h) for h, _, _ in t.posts}
         self._step_costs(state, t)
         self._choose_objectives(state, t)
         self._turn = t
@@ -562,15 +550,8 @@ class SteadyPolicy:
         return self._sight_now
 
     def _hits(self, state: GameState, post: Hex, h: Hex) -> int:
-        """:func:`infantry_hit_chances`, remembered while the terrain and smoke stay put."""
-        key = (id(state), id(state.board), frozenset(state.smoke))
-        if key != self._hit_key:
-            self._hit_key, self._hit_cache = key, {}
-            self._terrain = lines.terrain_mask(state)
-        c = self._hit_cache.get((post, h))
-        if c is None:
-            c = self._hit_cache[(post, h)] = _enemy_hits(state, self._terrain, post, h)
-        return c
+        """:func:`infantry_hit_chances` (the engine remembers them per board and smoke)."""
+        return enemy.hit_chances(state, post, h)
 
     def _exposure(self, state: GameState, t: _Turn, h: Hex) -> list[tuple[Hex, float]]:
         """Expected losses one platoon in ``h`` would take from each post left unpinned."""
@@ -579,10 +560,10 @@ class SteadyPolicy:
             return got
         out = []
         for ph, post, p_real in t.posts:
-            c = self._hits(state, ph, h)
+            c = enemy.hit_chances(state, ph, h, t.hit_tables[ph])
             if not c:
                 continue
-            adj = hg.distance(ph, h) == 1
+            adj = DIST[ph][h] == 1
             act = 1.0 if post.platoon == REAL else p_real * (1.0 if adj or c >= 3 else 0.4)
             out.append((ph, act * c / 6 * (2 if adj else 1)))
         t.exposure[h] = out
@@ -604,7 +585,7 @@ class SteadyPolicy:
         for h, post in state.enemy.items():
             if post.platoon is None:
                 continue
-            near = sum(len(ids) for x, ids in state.at.items() if hg.distance(x, h) <= 3)
+            near = sum(len(ids) for x, ids in state.at.items() if DIST[x][h] <= 3)
             weights[h] = reveal_chance(state, h) * (1 + near)
         sight = self._sight(state)
         faces = {u.id: {h: sight.pin(u.id, u.hex, h) for h in weights} for u in firers}
@@ -667,7 +648,7 @@ class SteadyPolicy:
         if obj is None:
             return 2
         units = [u for u in _company(state, c) if u.on_board]
-        return 0 if any(hg.distance(u.hex, obj) <= 2 for u in units) else 1
+        return 0 if any(DIST[u.hex][obj] <= 2 for u in units) else 1
 
     def _company_mode(self, state: GameState, t: _Turn, c: str, active: bool) -> str:
         """Where the company is in its attack: approach to 3 hexes, bound to 2, close, assault.
@@ -680,12 +661,12 @@ class SteadyPolicy:
         if obj is None:
             return HOLD  # nothing worth attacking: wait out of harm's way
         units = [u for u in _company(state, c) if u.on_board]
-        if any(hg.distance(u.hex, obj) == 1 for u in units):
+        if any(DIST[u.hex][obj] == 1 for u in units):
             return ASSAULT
         if not active:
             return HOLD
         fresh = [u for u in units if u.fresh]
-        dist = {u.id: hg.distance(u.hex, obj) for u in fresh}
+        dist = {u.id: DIST[u.hex][obj] for u in fresh}
         if fresh and all(d <= 3 for d in dist.values()) and any(d == 2 for d in dist.values()):
             q = self._close_cover(state, obj, c)
             t.close_cover[obj] = q
@@ -708,7 +689,7 @@ class SteadyPolicy:
         spotters = {sp.id: sp for sp in mortars.friendly_spotters(state)}
         if any(sp.is_mmg and lines.spotting_clear(state, sp.hex, obj) for sp in spotters.values()):
             return set()
-        for u in sorted(fresh, key=lambda u: (-hg.distance(u.hex, obj), u.id)):
+        for u in sorted(fresh, key=lambda u: (-DIST[u.hex][obj], u.id)):
             if u.id in spotters and lines.spotting_clear(state, u.hex, obj):
                 return {u.id}
         return set()
@@ -795,20 +776,39 @@ class SteadyPolicy:
         return self._distance_field(state, staging, obj, closer)
 
     def _step_costs(self, state: GameState, t: _Turn) -> None:
-        """This turn's cost of stepping into each hex: open ground, enemies next door, fire."""
-        board, w = state.board, self.w
-        t.step, t.near = {}, {}
-        for h in board.hexes:
-            if h in state.enemy or h in board.closed_side_edge:
-                continue
-            near = [n for n in board.neighbours_on_board[h] if n in state.enemy]
-            cost = 1.0 + w.near_enemy_step * len(near)
-            if board.terrain[h] not in DEFENSIVE:
-                cost += w.open_step
-            t.step[h], t.near[h] = cost, near
+        """This turn's cost of stepping into each hex: open ground, enemies next door.
+
+        They change only when an enemy post goes, so they (and the path fields built on
+        them) are kept from turn to turn until then.
+        """
+        key = (state.board, frozenset(state.enemy))
+        if key != self._paths_key:
+            board, w = state.board, self.w
+            step, near_of = {}, {}
+            for h in board.hexes:
+                if h in state.enemy or h in board.closed_side_edge:
+                    continue
+                near = [n for n in board.neighbours_on_board[h] if n in state.enemy]
+                cost = 1.0 + w.near_enemy_step * len(near)
+                if board.terrain[h] not in DEFENSIVE:
+                    cost += w.open_step
+                step[h], near_of[h] = cost, near
+            self._paths_key, self._paths = key, (step, near_of, {})
+        t.step, t.near, _ = self._paths
 
     def _distance_field(self, state: GameState, goal, obj: Hex | None, forbid) -> dict[Hex, float]:
-        """Path cost from every hex to the goal, preferring cover and shunning other enemies."""
+        """Path cost from every hex to the goal, preferring cover and shunning other enemies.
+
+        Remembered with the step costs it is built on; callers only read it.
+        """
+        fields = self._paths[2]
+        key = (tuple(goal), obj, tuple(forbid))
+        got = fields.get(key)
+        if got is None:
+            got = fields[key] = self._new_distance_field(state, goal, obj, forbid)
+        return got
+
+    def _new_distance_field(self, state: GameState, goal, obj: Hex | None, forbid):
         board = state.board
         cost_of = dict(self._turn_now.step)
         if obj is not None:
@@ -879,7 +879,7 @@ class SteadyPolicy:
             return Exploit(seat, u.id)
         if u.id in t.exploiters:
             mode, obj, field_ = EXPLOIT, None, t.exploit_field
-        elif u.on_board and obj is not None and hg.distance(u.hex, obj) == 1:
+        elif u.on_board and obj is not None and DIST[u.hex][obj] == 1:
             return None  # next to the objective: stay and assault in the fire phase
         elif u.id in t.overwatch:
             return None  # stays fresh to call the mortars onto the objective
@@ -970,7 +970,7 @@ class SteadyPolicy:
             sight = self._sight(state)
             best = 0.0
             for e, post in state.enemy.items():
-                d = hg.distance(h, e)
+                d = DIST[h][e]
                 if post.platoon is None or d > MAX_RANGE or d < w.armour_range:
                     continue
                 c = sight.pin(u.id, h, e)
@@ -986,11 +986,19 @@ class SteadyPolicy:
         return (best if now else 0.8 * best) - w.armour * risk + forward
 
     def _armour_risk(self, state, uid: str, h: Hex, facing, only: Hex | None = None) -> float:
-        """:func:`armour_risk`, remembered until the next action changes the state."""
-        key = (id(state), len(state.actions), len(state.events))
-        if key != self._risk_key:
-            self._risk_key, self._risk_cache = key, {}
-        k = (uid, h, facing, only)
+        """:func:`armour_risk`, remembered while the enemy stays as it is.
+
+        Besides the enemy (see :func:`_enemy_signature`) the risk at a hex depends only
+        on the facing and on whether a rifle platoon shares the hex (the close
+        assault's -1), so it is kept across actions and turns until a counter changes.
+        """
+        version = (id(state), len(state.actions), len(state.events))
+        if version != self._risk_version:
+            self._risk_version = version
+            key = _enemy_signature(state)
+            if key != self._risk_key:
+                self._risk_key, self._risk_cache = key, {}
+        k = (h, facing, only, any(x[0] in "DEF" for x in state.at.get(h, ())))
         got = self._risk_cache.get(k)
         if got is None:
             probe = Platoon(uid, BOARD, h, True, facing)
@@ -1050,13 +1058,14 @@ class SteadyPolicy:
             return 0.0
         w = self.w
         inf = 0.0
+        table = enemy.hit_table(state, h)
         for x, ids in state.at.items():
             n = sum(1 for i in ids if i[0] != "A")
             if not n:
                 continue
-            c = self._hits(state, h, x)
+            c = enemy.hit_chances(state, h, x, table)
             if c:
-                inf = max(inf, n * c / 6 * (2 if hg.distance(h, x) == 1 else 1))
+                inf = max(inf, n * c / 6 * (2 if DIST[h][x] == 1 else 1))
         arm = 0.0
         for a in state.on_board():
             if a.is_armour:
@@ -1215,26 +1224,45 @@ def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> fl
     with 2+ chances in 6 or when adjacent; a platoon without ATGs only close assaults
     adjacent armour (CA "Enemy Fire", "Enemy Decisions").
     """
-    h = probe.hex
+    h, facing = probe.hex, probe.facing
+    blockers = lines.terrain_mask(state)
     survive = 1.0
     posts = [(only, state.enemy[only])] if only is not None else state.enemy.items()
+    row = DIST[h]
     for e, post in posts:
         if post.platoon is None:
             continue
-        d = hg.distance(h, e)
+        d = row[e]
         if d > MAX_RANGE:
             continue
         p = 0.0
         if post.atg is not None:
-            c = enemy.armour_chances(state, e, probe, True)
+            c = _armour_faces(state, e, h, facing, True, blockers)
             if post.atg == REAL:
                 p = c / 6
             elif c >= enemy.ATG_CHANCES_REVEAL or d == 1:
                 p = atg_chance(state, e) * c / 6
         if d == 1 and p == 0.0:
-            p = reveal_chance(state, e) * enemy.armour_chances(state, e, probe, False) / 6
+            c = _armour_faces(state, e, h, facing, False, blockers)
+            p = reveal_chance(state, e) * c / 6
         survive *= 1 - p
     return 1 - survive
+
+
+def _armour_faces(state, post: Hex, h: Hex, facing: int, with_atg: bool, blockers: int) -> int:
+    """``enemy.armour_chances`` for armour at ``h`` facing ``facing``, terrain mask given."""
+    total = enemy.armour_total(state, post, h, facing, with_atg, blockers)
+    return 0 if total is None else chances(total, enemy.ARMOUR_BREAK)
+
+
+def _enemy_signature(state: GameState) -> tuple:
+    """Everything of the enemy's side that :func:`armour_risk` reads, as one value.
+
+    The board (terrain, hull-down hexes), the smoke, whether many counters are revealed
+    (the reveal odds) and each post's counters, in the order the posts are stored.
+    """
+    posts = tuple((h, p.platoon, p.atg, p.atg_removed) for h, p in state.enemy.items())
+    return (state.board, lines.terrain_mask(state), enemy.many_revealed(state), posts)
 
 
 def _greedy_groups(
@@ -1330,7 +1358,7 @@ def _approach_steps(start: Hex | None, goal: Hex) -> int:
     """Moves to reach ``goal``: from off the board it is the row number plus the entry."""
     if start is None:
         return goal[1] + 1
-    return hg.distance(start, goal)
+    return DIST[start][goal]
 
 
 def _centre_offset(state: GameState, h: Hex) -> int:

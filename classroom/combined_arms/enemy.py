@@ -13,11 +13,11 @@ from classroom import hexgrid as hg
 from classroom.dice import chances
 from classroom.hexgrid import Hex
 
-from .board import DEFENSIVE, HULL_DOWN
+from .board import DEFENSIVE, DIST, HULL_DOWN, facing_arcs
 from .fire import Modifier
-from .lines import MAX_RANGE, enemy_line, pair_masks, terrain_mask
+from .lines import MAX_RANGE, enemy_line, hex_index, pair_masks, terrain_mask
 from .reasons import CHART, DECISIONS, ENEMY_FIRE
-from .units import BROKEN, POTENTIAL, REAL, EnemyPost, Platoon
+from .units import BOARD, BROKEN, POTENTIAL, REAL, EnemyPost, Platoon
 
 ARMOUR_BREAK = 2  # chart form: modified 2+ breaks armour (text form: 5+ with the -3 folded in)
 INFANTRY_HIT = 2
@@ -35,11 +35,8 @@ def activation_order(state) -> list[Hex]:
     With the defence always in rows 7-9, "further from their edge" is a lower row, and
     the enemy, facing row 1, has its left flank at column a.
     """
-    board = state.board
-    return sorted(
-        (h for h, p in state.enemy.items() if p.platoon is not None),
-        key=lambda h: (h[1], board.column(h)),
-    )
+    # the board's reading order (row, then column) is exactly that order
+    return sorted((h for h, p in state.enemy.items() if p.platoon is not None), key=hex_index)
 
 
 # --- enemy fire on armour ------------------------------------------------------------------
@@ -82,9 +79,36 @@ def armour_modifiers(
     return mods
 
 
+def armour_total(
+    state, post_hex: Hex, armour_hex: Hex, facing: int, with_atg: bool, blockers: int
+) -> int | None:
+    """The net modifier of :func:`armour_modifiers` as a bare number (None: no shot).
+
+    ``blockers`` is :func:`~.lines.terrain_mask` of the state. The AI and the bot weigh
+    many such shots; a test checks that this always equals the itemised sum.
+    """
+    d = DIST[post_hex][armour_hex]
+    outside = 0 if facing_arcs(armour_hex, post_hex) >> facing & 1 else 1
+    if not with_atg:
+        if d != 1:
+            return None  # CA "Enemy Fire": without ATGs, only adjacent armour
+        rifle = any(u[0] in "DEF" for u in state.at.get(armour_hex, ()))
+        return outside - 1 - 2 - (1 if rifle else 0)  # chart: range 1, close assault
+    if d > MAX_RANGE:
+        return None
+    through, along = pair_masks(post_hex, armour_hex)
+    if through & blockers:
+        return None
+    part = (along & blockers).bit_count()
+    if part >= 2:
+        return None
+    hull_down = 1 if state.board.terrain[armour_hex] in HULL_DOWN else 0
+    return outside - part - hull_down - d
+
+
 def armour_chances(state, post_hex: Hex, armour: Platoon, with_atg: bool) -> int:
-    mods = armour_modifiers(state, post_hex, armour, with_atg)
-    return 0 if mods is None else chances(sum(m.value for m in mods), ARMOUR_BREAK)
+    total = armour_total(state, post_hex, armour.hex, armour.facing, with_atg, terrain_mask(state))
+    return 0 if total is None else chances(total, ARMOUR_BREAK)
 
 
 def best_armour_chance(state, post_hex: Hex, with_atg: bool) -> int:
@@ -95,7 +119,7 @@ def best_armour_chance(state, post_hex: Hex, with_atg: bool) -> int:
 
 
 def _armour_on_board(state) -> list[Platoon]:
-    return [u for u in state.units.values() if u.is_armour and u.on_board]
+    return [u for u in state.units.values() if u.id[0] == "A" and u.where == BOARD]
 
 
 # --- enemy fire on infantry ----------------------------------------------------------------
@@ -139,7 +163,7 @@ def infantry_total(state, post_hex: Hex, h: Hex, blockers: int) -> int | None:
     The AI weighs every infantry hex for every enemy platoon each turn; this keeps that
     search cheap. A test checks that it always equals the itemised sum.
     """
-    d = hg.distance(post_hex, h)
+    d = DIST[post_hex][h]
     if not 1 <= d <= MAX_RANGE:
         return None
     through, along = pair_masks(post_hex, h)
@@ -151,21 +175,55 @@ def infantry_total(state, post_hex: Hex, h: Hex, blockers: int) -> int | None:
     return (0 if state.board.terrain[h] in DEFENSIVE else 1) - part - d
 
 
+def hit_table(state, post_hex: Hex) -> dict[Hex, int]:
+    """Remembered faces (of 6) on which the enemy platoon in ``post_hex`` pins infantry.
+
+    Filled hex by hex by :func:`hit_chances`. Only the board's terrain and the smoke
+    decide these numbers, so the tables live on the board, one per smoke pattern and post.
+    """
+    blockers = terrain_mask(state)
+    key = (blockers, post_hex)
+    tables = state.board.hit_tables
+    table = tables.get(key)
+    if table is None:
+        table = tables[key] = {}
+    return table
+
+
+def hit_chances(state, post_hex: Hex, h: Hex, table: dict[Hex, int] | None = None) -> int:
+    """Faces on which one enemy platoon in ``post_hex`` pins infantry in ``h`` (0: no shot).
+
+    ``chances`` of :func:`infantry_total`; pass :func:`hit_table` when asking many times.
+    """
+    if table is None:
+        table = hit_table(state, post_hex)
+    c = table.get(h)
+    if c is None:
+        total = infantry_total(state, post_hex, h, terrain_mask(state))
+        c = table[h] = 0 if total is None else chances(total, INFANTRY_HIT)
+    return c
+
+
 def hex_payoffs(state, post_hex: Hex) -> dict[Hex, HexPayoff]:
     """CA "Enemy Decisions": each infantry hex's payoff for this enemy platoon."""
     out = {}
-    blockers = terrain_mask(state)
+    if not state.at:
+        return out
     units = state.units
+    near = DIST[post_hex]
+    table = hit_table(state, post_hex)
     for h, ids in state.at.items():
-        points = sum((2 if units[u].fresh else 1) for u in ids if u[0] != "A")
-        if not points:
+        c = table.get(h)
+        if c is None:
+            c = hit_chances(state, post_hex, h, table)
+        if not c:
             continue
-        total = infantry_total(state, post_hex, h, blockers)
-        if total is None:
-            continue
-        c = chances(total, INFANTRY_HIT)
-        if c:
-            out[h] = HexPayoff(h, points, c, hg.distance(post_hex, h) == 1)
+        points = 0
+        for u in ids:
+            if u[0] != "A":
+                points += 2 if units[u].fresh else 1
+        if points:
+            out[h] = HexPayoff(h, points, c, near[h] == 1)
     return out
 
 
@@ -173,12 +231,14 @@ def clusters(hexes) -> list[tuple[Hex, ...]]:
     """Every set of 1 to 3 mutually adjacent hexes."""
     hexes = sorted(hexes)
     out = [(h,) for h in hexes]
-    for a, b in combinations(hexes, 2):
-        if hg.distance(a, b) == 1:
-            out.append((a, b))
-    for a, b, c in combinations(hexes, 3):
-        if hg.distance(a, b) == 1 and hg.distance(a, c) == 1 and hg.distance(b, c) == 1:
-            out.append((a, b, c))
+    if len(hexes) < 2:
+        return out
+    pairs = [(a, b) for a, b in combinations(hexes, 2) if DIST[a][b] == 1]
+    out.extend(pairs)
+    if len(pairs) >= 3:  # a triangle needs three adjacent pairs
+        for a, b, c in combinations(hexes, 3):
+            if DIST[a][b] == 1 and DIST[a][c] == 1 and DIST[b][c] == 1:
+                out.append((a, b, c))
     return out
 
 
@@ -378,7 +438,19 @@ def activate(state, h: Hex) -> list[tuple]:
     return choose_infantry_target(state, h)
 
 
+def best_payoff(state, post_hex: Hex) -> int:
+    """The highest total payoff of :func:`best_clusters`, without listing the winners."""
+    pay = {h: p.payoff for h, p in hex_payoffs(state, post_hex).items()}
+    if len(pay) < 2:
+        return max(pay.values(), default=0)
+    return max(sum(pay[h] for h in cl) for cl in clusters(pay))
+
+
 def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:
+    if post.platoon != POTENTIAL and post.atg != POTENTIAL:
+        return  # nothing left to reveal here
+    if not state.at:
+        return  # none of your platoons on the board: nothing can provoke a test
     adjacent = adjacent_to_friends(state, h)
     need_platoon = need_atg = False
     why_platoon = why_atg = "adjacent to your platoons"
@@ -386,7 +458,7 @@ def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:
         if adjacent:
             need_platoon = True
         elif post.fresh:
-            best, _, _ = best_clusters(state, h)
+            best = best_payoff(state, h)
             if best >= PAYOFF_REVEAL:
                 need_platoon, why_platoon = True, f"payoff {best} against your infantry"
     if post.atg == POTENTIAL:

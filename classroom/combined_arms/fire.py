@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from classroom import hexgrid as hg
-from classroom.dice import any_succeeds, chances
+from classroom.dice import chances
 from classroom.hexgrid import Hex
 
+from .board import DIST
 from .lines import MAX_RANGE, LineOfFire, friendly_line
 from .reasons import CHART, FIRE, Illegal
 from .state import TRACK_SIZE
@@ -54,7 +55,7 @@ def firer_problem(state, unit: Platoon, target: Hex) -> Illegal | None:
         return Illegal(FIRE, f"{unit.id} is spent; only fresh platoons fire")
     if target not in state.enemy:
         return Illegal(FIRE, f"{_name(state, target)} holds no enemy counter to fire on")
-    d = hg.distance(unit.hex, target)
+    d = DIST[unit.hex][target]  # both on the board: enemy counters are never off it
     if d > MAX_RANGE:
         return Illegal(
             FIRE, f"{_name(state, target)} is {d} hexes from {unit.id}; the limit is {MAX_RANGE}"
@@ -109,7 +110,7 @@ def armour_hatches_open(state, unit: Platoon) -> bool:
 
 def friendly_modifiers(state, unit: Platoon, target: Hex) -> list[Modifier]:
     mods: list[Modifier] = []
-    d = hg.distance(unit.hex, target)
+    d = DIST[unit.hex][target]
     if unit.is_armour and armour_hatches_open(state, unit):
         mods.append(
             Modifier(+1, "armour not within 2 hexes of an enemy counter or mortar target", FIRE)
@@ -206,11 +207,24 @@ def fire_odds(state, target: Hex, firer_ids) -> FireOdds:
                 u.is_infantry,
             )
         )
-    pin = any_succeeds(Fraction(a.pin_chances, 6) for a in attacks)
-    brk = any_succeeds(Fraction(a.break_chances, 6) for a in attacks)
-    brk_pl = any_succeeds(Fraction(a.break_chances, 6) for a in attacks if a.breaks_platoon)
+    pin = _any_of(a.pin_chances for a in attacks)
+    brk = _any_of(a.break_chances for a in attacks)
+    brk_pl = _any_of(a.break_chances for a in attacks if a.breaks_platoon)
     withdrawn, after = _ammo_outcome(state.ammo, firers)
     return FireOdds(target, tuple(attacks), adjacent, pin, brk, brk_pl, withdrawn, after)
+
+
+def _any_of(faces) -> Fraction:
+    """Chance at least one of several rolls succeeds, each on ``faces`` of 6.
+
+    The same value as ``dice.any_succeeds`` over ``Fraction(f, 6)``, worked in whole
+    numbers (1 - the product of the misses over 6**n) and made a Fraction once.
+    """
+    miss, den = 1, 1
+    for f in faces:
+        miss *= 6 - f
+        den *= 6
+    return Fraction(den - miss, den)
 
 
 def _ammo_outcome(ammo: int, firers: list[Platoon]) -> tuple[str | None, int]:

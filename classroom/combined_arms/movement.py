@@ -162,7 +162,7 @@ def _check_armour_move(state, unit: Platoon, to: Hex, facing: int | None) -> Ill
 
 
 def _road_between(board, a: Hex, c: Hex) -> Hex | None:
-    road = board.road_set | {board.road_beyond_friendly_edge, board.road_beyond_enemy_edge}
+    road = board.road_and_beyond
     if a not in road or c not in road:
         return None
     for b in hg.neighbours(a):

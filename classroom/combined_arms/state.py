@@ -93,9 +93,12 @@ class Decision:
     prompt: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
-    """One entry in the game's event log: a move, a roll and what it decided, a reason."""
+    """One entry in the game's event log: a move, a roll and what it decided, a reason.
+
+    Once logged an event is never changed, so copies of a state share their events.
+    """
 
     turn: int
     phase: str
@@ -184,12 +187,18 @@ class GameState:
     def enemy_near(self, h: Hex, within: int) -> bool:
         from classroom.hexgrid import distance
 
-        return any(distance(h, e) <= within for e in self.enemy)
+        row = self.board.dist.get(h)
+        if row is None:  # off the board: only a hand-made question asks this
+            return any(distance(h, e) <= within for e in self.enemy)
+        return any(row[e] <= within for e in self.enemy)
 
     def friendly_adjacent(self, h: Hex) -> list[Platoon]:
         out = []
+        at, units = self.at, self.units
         for n in self.board.neighbours_on_board[h]:
-            out.extend(self.units_at(n))
+            ids = at.get(n)
+            if ids:
+                out.extend([units[u] for u in ids])
         return out
 
     def broken_friendly(self) -> list[str]:
@@ -212,8 +221,15 @@ class GameState:
         return ev
 
     def copy(self) -> GameState:
-        """An independent copy (for previews and what-ifs); the board is shared."""
-        memo = {id(self.board): self.board}
+        """An independent copy (for previews and what-ifs).
+
+        The board, the logged events and the accepted actions never change once made,
+        so the copy shares them (in new lists); everything else is copied deeply.
+        """
+        memo: dict[int, Any] = {id(self.board): self.board}
+        for shared in (self.events, self.actions):
+            for item in shared:
+                memo[id(item)] = item
         return copy.deepcopy(self, memo)
 
     def label(self, h: Hex) -> str:
