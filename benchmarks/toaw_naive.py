@@ -177,7 +177,7 @@ def new_rules_field(m: HexMap, sit: Situation, settings: SupplySettings) -> dict
         rule = TERRAIN_RULES[w.terrain[h]]
         enemy_block = h in w.enemy_block
         barred = (rule.motorized_mp is None and rule.land) or (rule.road_only_loc and not w.road(h))
-        if h in reached or not barred or enemy_block:
+        if (h in reached and value[h] > 0) or not barred or enemy_block:
             continue
         best = max((value[n] for n in w.nbrs[h] if n in reached), default=None)
         if best is not None:

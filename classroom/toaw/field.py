@@ -354,7 +354,10 @@ def _quarter_rule(net: Network, out: dict[str, np.ndarray]) -> None:
     terrain = net.hexmap.terrain.ravel()
     terrain_barred = _MOTOR_BARRED[terrain] | (net.block == Block.OFF_ROAD)
     enemy_free = (net.block == Block.NONE) | (net.block == Block.OFF_ROAD)
-    cand = np.flatnonzero(~out["supplied"] & terrain_barred & enemy_free)
+    # a hex reached with nothing (only possible with a radius of 0) is treated as unreached,
+    # so adding a supply point can never take the quarter away (docs/rules-notes.md)
+    starved = ~out["supplied"] | (out["fraction"] <= 0)
+    cand = np.flatnonzero(starved & terrain_barred & enemy_free)
     if cand.size == 0:
         return
     nb = net.hexmap.neighbour_table()[cand]

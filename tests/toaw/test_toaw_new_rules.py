@@ -182,3 +182,21 @@ def test_every_explanation_line_cites_a_rule_section():
     for h in [(0, 0), (4, 1), (6, 1), (9, 0)]:
         why = f.explain(h)
         assert all("TOAW 9.1.7" in line for line in why.lines[1:]), why.lines
+
+
+def test_radius_zero_a_new_point_never_takes_away_the_quarter_rule():
+    """Regression (found by hypothesis): with radius 0 a second point reaches a badlands
+    road hex with nothing left; that hex keeps the quarter of its best neighbour."""
+    import numpy as np
+
+    from classroom.toaw import HexMap, Rules, Situation, SupplySettings, supply_field
+
+    terrain = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 10, 13], [13, 0, 0], [0, 0, 0]], dtype=np.uint8)
+    roads = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=np.uint8)
+    m = HexMap(terrain=terrain, features=roads)
+    settings = SupplySettings(rules=Rules.NEW, radius=0)
+    one = Situation().with_source((-1, 4), 1)
+    two = one.with_source((0, 0), 1)
+    before = supply_field(m, one, settings).at((0, 3))
+    after = supply_field(m, two, settings).at((0, 3))
+    assert before == after > 0
