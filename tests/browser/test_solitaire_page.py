@@ -220,3 +220,18 @@ def test_keyboard_shortcuts_on_the_board(hexclass_server, page, artifacts):
     page.wait_for_function(
         "() => document.querySelector('.hx-pill.now').innerText.includes('Fire')", timeout=15_000
     )
+
+
+def test_home_page_links_to_solitaire_and_every_lesson(hexclass_server, page, artifacts):
+    import pathlib
+
+    page.goto(hexclass_server.url("classroom/pages/home.ipynb"))
+    page.wait_for_selector("text=Play Combined Arms (solitaire)", timeout=90_000)
+    page.screenshot(path=str(artifacts / "home.png"), full_page=True)
+    hrefs = page.locator("a").evaluate_all("els => els.map(e => e.href)")
+    lessons = sorted(p.name for p in (pathlib.Path(__file__).parents[2] / "lessons").glob("*.ipynb"))
+    for name in lessons:
+        assert any(h.endswith(f"/lessons/{name}") for h in hrefs), name
+    page.get_by_text("Play Combined Arms (solitaire)").click()
+    page.wait_for_selector(".hexclass-ca-app canvas", timeout=90_000)
+    assert "solitaire.ipynb" in page.url
