@@ -114,6 +114,11 @@ def facing_arcs(origin: Hex, target: Hex) -> int:
     return m
 
 
+def in_arc(origin: Hex, corner: int, target: Hex) -> bool:
+    """``hexgrid.in_arc``, read from :func:`facing_arcs`."""
+    return bool(facing_arcs(origin, target) >> corner & 1)
+
+
 def standard_road() -> tuple[Hex, ...]:
     """The central road: the middle hex of odd rows, the right-of-middle of even ones."""
     return tuple(

@@ -149,6 +149,12 @@ def _spotted_enemy_hexes(state: GameState) -> list[Hex]:
     ]
 
 
+# The reveal odds depend only on a post's counters and on whether many are revealed
+# already (CA "Enemy Decisions"), so each case is worked out once per process.
+_REVEAL_CHANCES: dict[tuple, float] = {}
+_ATG_CHANCES: dict[tuple, float] = {}
+
+
 def reveal_chance(state: GameState, h: Hex) -> float:
     """Chance the platoon in ``h`` is (or proves) real (CA "Enemy Decisions")."""
     post = state.enemy[h]
@@ -156,8 +162,12 @@ def reveal_chance(state: GameState, h: Hex) -> float:
         return 1.0
     if post.platoon is None:
         return 0.0
-    total = sum(m.value for m in enemy.platoon_reveal_modifiers(state, post))
-    return chances(total, enemy.REVEAL) / 6
+    key = (post.atg, post.atg_removed, enemy.many_revealed(state))
+    got = _REVEAL_CHANCES.get(key)
+    if got is None:
+        total = sum(m.value for m in enemy.platoon_reveal_modifiers(state, post))
+        got = _REVEAL_CHANCES[key] = chances(total, enemy.REVEAL) / 6
+    return got
 
 
 def atg_chance(state: GameState, h: Hex) -> float:
@@ -167,8 +177,12 @@ def atg_chance(state: GameState, h: Hex) -> float:
         return 1.0
     if post.atg is None:
         return 0.0
-    total = sum(m.value for m in enemy.atg_reveal_modifiers(state, post))
-    return chances(total, enemy.REVEAL) / 6
+    key = (post.platoon, enemy.many_revealed(state))
+    got = _ATG_CHANCES.get(key)
+    if got is None:
+        total = sum(m.value for m in enemy.atg_reveal_modifiers(state, post))
+        got = _ATG_CHANCES[key] = chances(total, enemy.REVEAL) / 6
+    return got
 
 
 def pin_chances(state: GameState, unit: Platoon, target: Hex) -> int:
@@ -215,12 +229,12 @@ class Sight:
         self.state = state
         board = state.board
         self.terrain = lines.terrain_mask(state)
-        self.rifles = lines.mask_of(state.rifle_hexes())
+        self.rifles = state.rifle_mask()
         self.threats: dict[Hex, float] = {}
         self._adjacent: dict[Hex, tuple[bool, frozenset]] = {}
         self._pins: dict[tuple, int] = {}
         self._hatches: dict[Hex, bool] = {}
-        self._crest = board.is_crest
+        self._crests = board.crest_set
 
     def adjacent(self, target: Hex) -> tuple[bool, frozenset]:
         """(any of your platoons next to ``target``, companies of rifles next to it)."""
@@ -264,8 +278,8 @@ class Sight:
         if post is None or not 1 <= d <= MAX_RANGE:
             return 0
         blockers = self.terrain
-        if not (self._crest(h) or self._crest(target)):
-            blockers |= self.rifles
+        if h not in self._crests and target not in self._crests:
+            blockers |= self.rifles  # CA "Fire Attacks": rifles block unless either end is a crest
         through, along = lines.pair_masks(h, target)
         if through & blockers:
             return 0
@@ -297,13 +311,20 @@ def cluster_payoff(
     platoon counts 2, as it will when the enemy activates.
     """
     pay: dict[Hex, int] = {}
+    table = None if hits else enemy.hit_table(state, post)
+    near = DIST[post]
     for h, ids in state.at.items():
         n = sum((2 if assume_fresh or state.units[u].fresh else 1) for u in ids if u[0] != "A")
         if not n:
             continue
-        c = hits(post, h) if hits else infantry_hit_chances(state, post, h)
+        c = hits(post, h) if hits else enemy.hit_chances(state, post, h, table)
         if c:
-            pay[h] = n * c * (3 if DIST[post][h] == 1 else 1)
+            pay[h] = n * c * (3 if near[h] == 1 else 1)
+    return best_cluster_total(pay)
+
+
+def best_cluster_total(pay: dict[Hex, int]) -> int:
+    """The largest sum of payoffs over 1 to 3 mutually adjacent hexes (0 if none)."""
     if not pay:
         return 0
     best = max(pay.values())
@@ -385,6 +406,7 @@ class _Turn:
     overwatch: set[str] = field(default_factory=set)
     exploit_field: dict[Hex, float] = field(default_factory=dict)
     hit_tables: dict[Hex, dict[Hex, int]] = field(default_factory=dict)
+    crossfire: dict[Hex, float] = field(default_factory=dict)
     done: set[str] = field(default_factory=set)
 
 
@@ -419,6 +441,7 @@ class SteadyPolicy:
         self._risk_version: tuple | None = None
         self._risk_cache: dict[tuple, float] = {}
         self._sight_now: Sight | None = None
+        self._sight_signature: tuple | None = None
         self._paths_key: tuple | None = None
         self._paths: tuple[dict, dict, dict] = ({}, {}, {})
         del rng  # the steady policy needs no randomness
@@ -543,10 +566,17 @@ class SteadyPolicy:
 
     # --- exposure and cover ----------------------------------------------------------------
     def _sight(self, state: GameState) -> Sight:
-        """The :class:`Sight` of the state as it is now (rebuilt after every action)."""
+        """The :class:`Sight` of the state as it is now.
+
+        Rebuilt after an action only if it changed what a Sight reads (see
+        :func:`_sight_signature`): in the fire phase most shots change none of it.
+        """
         key = (id(state), len(state.actions), len(state.events))
         if key != self._sight_key:
-            self._sight_key, self._sight_now = key, Sight(state)
+            self._sight_key = key
+            signature = _sight_signature(state)
+            if signature != self._sight_signature or self._sight_now is None:
+                self._sight_signature, self._sight_now = signature, Sight(state)
         return self._sight_now
 
     def _hits(self, state: GameState, post: Hex, h: Hex) -> int:
@@ -559,8 +589,12 @@ class SteadyPolicy:
         if got is not None:
             return got
         out = []
+        tables = t.hit_tables
         for ph, post, p_real in t.posts:
-            c = enemy.hit_chances(state, ph, h, t.hit_tables[ph])
+            table = tables[ph]
+            c = table.get(h)
+            if c is None:
+                c = enemy.hit_chances(state, ph, h, table)
             if not c:
                 continue
             adj = DIST[ph][h] == 1
@@ -747,7 +781,11 @@ class SteadyPolicy:
         if not starts:
             return None
         t = self._turn_now
-        crossfire = min(sum(v for ph, v in self._exposure(state, t, a) if ph != h) for a in spots)
+        crossfire = t.crossfire.get(h)
+        if crossfire is None:  # the same for every company: once per turn
+            crossfire = t.crossfire[h] = min(
+                sum(v for ph, v in self._exposure(state, t, a) if ph != h) for a in spots
+            )
         if crossfire > self.w.max_crossfire:
             return None  # other posts would cut the assault group to pieces
         cost = float(min(_approach_steps(s, a) for s in starts for a in spots))
@@ -820,14 +858,16 @@ class SteadyPolicy:
         dist: dict[Hex, float] = {}
         heap = [(cost_of[g] - 1.0, g) for g in goal if g in cost_of]
         heapq.heapify(heap)
+        pop, push, neighbours = heapq.heappop, heapq.heappush, board.neighbours_on_board
         while heap:
-            d, h = heapq.heappop(heap)
+            d, h = pop(heap)
             if h in dist:
                 continue
             dist[h] = d
-            for n in board.neighbours_on_board[h]:
-                if n in cost_of and n not in dist:
-                    heapq.heappush(heap, (d + cost_of[n], n))
+            for n in neighbours[h]:
+                step = cost_of.get(n)
+                if step is not None and n not in dist:
+                    push(heap, (d + step, n))
         return dist
 
     # --- one unit's move -------------------------------------------------------------------
@@ -969,8 +1009,9 @@ class SteadyPolicy:
         if best is None:
             sight = self._sight(state)
             best = 0.0
+            near = DIST[h]
             for e, post in state.enemy.items():
-                d = DIST[h][e]
+                d = near[e]
                 if post.platoon is None or d > MAX_RANGE or d < w.armour_range:
                     continue
                 c = sight.pin(u.id, h, e)
@@ -1058,23 +1099,29 @@ class SteadyPolicy:
             return 0.0
         w = self.w
         inf = 0.0
+        pay: dict[Hex, int] = {}  # cluster payoffs, every platoon fresh by the enemy phase
         table = enemy.hit_table(state, h)
+        near = DIST[h]
         for x, ids in state.at.items():
-            n = sum(1 for i in ids if i[0] != "A")
-            if not n:
+            c = table.get(x)
+            if c is None:
+                c = enemy.hit_chances(state, h, x, table)
+            if not c:
                 continue
-            c = enemy.hit_chances(state, h, x, table)
-            if c:
-                inf = max(inf, n * c / 6 * (2 if DIST[h][x] == 1 else 1))
+            n = sum(1 for i in ids if i[0] != "A")
+            if n:
+                adjacent = near[x] == 1
+                inf = max(inf, n * c / 6 * (2 if adjacent else 1))
+                pay[x] = 2 * n * c * (3 if adjacent else 1)
         arm = 0.0
-        for a in state.on_board():
-            if a.is_armour:
+        for a in state.units.values():
+            if a.id[0] == "A" and a.where == BOARD:
                 arm = max(arm, self._armour_risk(state, a.id, a.hex, a.facing, only=h))
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
         adjacent = enemy.adjacent_to_friends(state, h)
-        payoff = cluster_payoff(state, h, hits=lambda p, x: self._hits(state, p, x))
+        payoff = best_cluster_total(pay)  # = cluster_payoff(state, h)
         trigger = 1.0 if adjacent or payoff >= enemy.PAYOFF_REVEAL else 0.15
         return value * reveal_chance(state, h) * trigger
 
@@ -1253,6 +1300,23 @@ def _armour_faces(state, post: Hex, h: Hex, facing: int, with_atg: bool, blocker
     """``enemy.armour_chances`` for armour at ``h`` facing ``facing``, terrain mask given."""
     total = enemy.armour_total(state, post, h, facing, with_atg, blockers)
     return 0 if total is None else chances(total, enemy.ARMOUR_BREAK)
+
+
+def _sight_signature(state: GameState) -> tuple:
+    """Everything a :class:`Sight` reads, as one value: two states alike here see alike.
+
+    The state itself (a Sight keeps it, so its id is not reused), the terrain and smoke,
+    where your platoons stand, which enemy counters are where (and revealed or not) and
+    the enemy's mortar target; freshness on either side plays no part in the pin odds.
+    """
+    em = state.enemy_mortar
+    return (
+        id(state),
+        lines.terrain_mask(state),
+        tuple((h, tuple(ids)) for h, ids in state.at.items()),
+        tuple((h, p.platoon) for h, p in state.enemy.items()),
+        None if em is None else em.hex,
+    )
 
 
 def _enemy_signature(state: GameState) -> tuple:

@@ -13,7 +13,7 @@ from classroom import hexgrid as hg
 from classroom.dice import chances
 from classroom.hexgrid import Hex
 
-from .board import DEFENSIVE, DIST, HULL_DOWN, facing_arcs
+from .board import DEFENSIVE, DIST, HULL_DOWN, facing_arcs, in_arc
 from .fire import Modifier
 from .lines import MAX_RANGE, enemy_line, hex_index, pair_masks, terrain_mask
 from .reasons import CHART, DECISIONS, ENEMY_FIRE
@@ -47,7 +47,7 @@ def armour_modifiers(
 ) -> list[Modifier] | None:
     """Modifiers for one enemy platoon firing at one armour platoon, or None if it cannot."""
     d = hg.distance(post_hex, armour.hex)
-    outside = not hg.in_arc(armour.hex, armour.facing, post_hex)
+    outside = not in_arc(armour.hex, armour.facing, post_hex)
     mods: list[Modifier] = []
     if not with_atg:
         if d != 1:

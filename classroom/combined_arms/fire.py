@@ -23,7 +23,7 @@ from classroom import hexgrid as hg
 from classroom.dice import chances
 from classroom.hexgrid import Hex
 
-from .board import DIST
+from .board import DIST, in_arc
 from .lines import MAX_RANGE, LineOfFire, friendly_line
 from .reasons import CHART, FIRE, Illegal
 from .state import TRACK_SIZE
@@ -60,7 +60,7 @@ def firer_problem(state, unit: Platoon, target: Hex) -> Illegal | None:
         return Illegal(
             FIRE, f"{_name(state, target)} is {d} hexes from {unit.id}; the limit is {MAX_RANGE}"
         )
-    if unit.is_armour and not hg.in_arc(unit.hex, unit.facing, target):
+    if unit.is_armour and not in_arc(unit.hex, unit.facing, target):
         return Illegal(
             FIRE, f"{_name(state, target)} is outside {unit.id}'s forward arc; turn it first"
         )

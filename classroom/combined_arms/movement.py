@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from classroom import hexgrid as hg
 from classroom.hexgrid import Hex
 
-from .board import ARMOUR_CANNOT_ENTER
+from .board import ARMOUR_CANNOT_ENTER, in_arc
 from .reasons import MOVEMENT, Illegal
 from .units import BOARD, OFF, Platoon
 
@@ -84,7 +84,7 @@ def _check_armour_entry(state, unit: Platoon, to: Hex, facing: int | None) -> Il
             "armour enters on a rear-edge hex, or two hexes in along the road (row 2's road hex)",
         )
     behind = [n for n in hg.neighbours(to) if n[1] < 0]
-    if not any(hg.in_arc(n, facing, to) for n in behind):
+    if not any(in_arc(n, facing, to) for n in behind):
         return Illegal(MOVEMENT, "armour must enter into its forward arc: face towards the board")
     return may_enter_hex(state, unit, to)
 
@@ -94,7 +94,7 @@ def _road_run(
 ) -> Illegal | None:
     """The 2-hex road move: both steps into the forward arc, both hexsides on the road."""
     a, b, c = path
-    if not (hg.in_arc(a, facing, b) and hg.in_arc(b, facing, c)):
+    if not (in_arc(a, facing, b) and in_arc(b, facing, c)):
         return Illegal(
             MOVEMENT,
             f"to {verb} 2 hexes by road, armour must keep a facing whose forward arc holds both road steps",
@@ -136,9 +136,9 @@ def _check_armour_move(state, unit: Platoon, to: Hex, facing: int | None) -> Ill
         return Illegal(MOVEMENT, "a facing is a corner numbered 0-5")
     d = hg.distance(here, to)
     if d == 1:
-        if hg.in_arc(here, new, to):
+        if in_arc(here, new, to):
             return None
-        if keep and hg.in_arc(here, (new + 3) % 6, to):
+        if keep and in_arc(here, (new + 3) % 6, to):
             return None  # reversing straight back, facing unchanged
         if keep:
             return Illegal(
@@ -221,9 +221,12 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
     if not unit.is_mmg:
         here = unit.hex
         near = hg.spiral(here, 2) if unit.is_armour else hg.neighbours(here)
+        road = board.road_and_beyond if here in board.road_and_beyond else ()
         for h in near:
             if h == here or h not in board.hex_set:
                 continue
+            if unit.is_armour and h not in road and board.dist[here][h] == 2:
+                continue  # two hexes only along the road (see check_move)
             for f in _facings_to_try(unit, here, h):
                 if check_move(state, unit, h, f) is None:
                     yield ("move", h, f)
