@@ -6,7 +6,8 @@ Hexes are ``(q, r)`` tuples (see ``classroom.hexgrid``); ``Board.label`` and
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, dataclass, fields
+from functools import cache
 
 from classroom.hexgrid import Hex
 
@@ -157,8 +158,8 @@ Action = (
 def action_to_json(action) -> dict:
     """A plain-JSON form: ``{"type": "Move", "seat": ..., "to": [q, r], ...}``."""
     out = {"type": type(action).__name__}
-    for k, v in asdict(action).items():
-        out[k] = _jsonable(v)
+    for f in _fields_of(type(action)):  # fields hold only str, int, bool, None and tuples
+        out[f.name] = _jsonable(getattr(action, f.name))
     return out
 
 
@@ -185,7 +186,7 @@ def action_from_json(data: dict):
             f"unknown action type {data['type']!r}; expected one of {sorted(ACTION_TYPES)}"
         )
     kwargs = {}
-    for f in fields(cls):
+    for f in _fields_of(cls):
         if f.name not in data:
             if f.default is not MISSING:
                 continue
@@ -202,6 +203,11 @@ def action_from_json(data: dict):
             raise ActionFormatError(f"{cls.__name__}.{f.name}: {exc}") from None
         kwargs[f.name] = v
     return cls(**kwargs)
+
+
+@cache
+def _fields_of(cls) -> tuple:
+    return fields(cls)
 
 
 def _hex(v) -> Hex:

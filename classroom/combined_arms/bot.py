@@ -443,6 +443,8 @@ class SteadyPolicy:
         self._sight_now: Sight | None = None
         self._sight_signature: tuple | None = None
         self._paths_key: tuple | None = None
+        self._exposure_key: tuple | None = None
+        self._exposures: tuple[dict, dict] = ({}, {})
         self._paths: tuple[dict, dict, dict] = ({}, {}, {})
         del rng  # the steady policy needs no randomness
 
@@ -502,6 +504,12 @@ class SteadyPolicy:
             (h, p, reveal_chance(state, h)) for h, p in state.enemy.items() if p.platoon is not None
         ]
         t.hit_tables = {h: enemy.hit_table(state, h) for h, _, _ in t.posts}
+        # exposures and crossfire read only the enemy's counters, the terrain and the
+        # smoke: they carry over to the next turn unless one of those changes
+        signature = _enemy_signature(state)
+        if signature != self._exposure_key:
+            self._exposure_key, self._exposures = signature, ({}, {})
+        t.exposure, t.crossfire = self._exposures
         self._step_costs(state, t)
         self._choose_objectives(state, t)
         self._turn = t

@@ -112,10 +112,13 @@ def armour_chances(state, post_hex: Hex, armour: Platoon, with_atg: bool) -> int
 
 
 def best_armour_chance(state, post_hex: Hex, with_atg: bool) -> int:
-    return max(
-        (armour_chances(state, post_hex, a, with_atg) for a in _armour_on_board(state)),
-        default=0,
-    )
+    best = 0
+    blockers = terrain_mask(state)
+    for a in _armour_on_board(state):
+        total = armour_total(state, post_hex, a.hex, a.facing, with_atg, blockers)
+        if total is not None:
+            best = max(best, chances(total, ARMOUR_BREAK))
+    return best
 
 
 def _armour_on_board(state) -> list[Platoon]:
@@ -154,7 +157,12 @@ class HexPayoff:
 
     @property
     def payoff(self) -> int:
-        return self.platoon_points * self.chances * (3 if self.adjacent else 1)
+        return payoff(self.platoon_points, self.chances, self.adjacent)
+
+
+def payoff(platoon_points: int, chances: int, adjacent: bool) -> int:
+    """CA "Enemy Decisions": platoon points x chances, tripled for an adjacent hex."""
+    return platoon_points * chances * (3 if adjacent else 1)
 
 
 def infantry_total(state, post_hex: Hex, h: Hex, blockers: int) -> int | None:
@@ -206,9 +214,13 @@ def hit_chances(state, post_hex: Hex, h: Hex, table: dict[Hex, int] | None = Non
 
 def hex_payoffs(state, post_hex: Hex) -> dict[Hex, HexPayoff]:
     """CA "Enemy Decisions": each infantry hex's payoff for this enemy platoon."""
-    out = {}
+    return {h: HexPayoff(h, *rest) for h, *rest in _infantry_targets(state, post_hex)}
+
+
+def _infantry_targets(state, post_hex: Hex):
+    """(hex, platoon points, chances, adjacent) for each infantry hex the post can hit."""
     if not state.at:
-        return out
+        return
     units = state.units
     near = DIST[post_hex]
     table = hit_table(state, post_hex)
@@ -223,8 +235,7 @@ def hex_payoffs(state, post_hex: Hex) -> dict[Hex, HexPayoff]:
             if u[0] != "A":
                 points += 2 if units[u].fresh else 1
         if points:
-            out[h] = HexPayoff(h, points, c, near[h] == 1)
-    return out
+            yield h, points, c, near[h] == 1
 
 
 def clusters(hexes) -> list[tuple[Hex, ...]]:
@@ -440,7 +451,7 @@ def activate(state, h: Hex) -> list[tuple]:
 
 def best_payoff(state, post_hex: Hex) -> int:
     """The highest total payoff of :func:`best_clusters`, without listing the winners."""
-    pay = {h: p.payoff for h, p in hex_payoffs(state, post_hex).items()}
+    pay = {h: payoff(n, c, adj) for h, n, c, adj in _infantry_targets(state, post_hex)}
     if len(pay) < 2:
         return max(pay.values(), default=0)
     return max(sum(pay[h] for h in cl) for cl in clusters(pay))

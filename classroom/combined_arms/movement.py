@@ -7,11 +7,12 @@ reason or None. ``destinations`` lists every legal move of one platoon for the U
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from classroom import hexgrid as hg
 from classroom.hexgrid import Hex
 
-from .board import ARMOUR_CANNOT_ENTER, in_arc
+from .board import ARMOUR_CANNOT_ENTER, facing_arcs, in_arc
 from .reasons import MOVEMENT, Illegal
 from .units import BOARD, OFF, Platoon
 
@@ -30,7 +31,8 @@ def may_enter_hex(state, unit: Platoon, h: Hex) -> Illegal | None:
         )
     if h in state.enemy:
         return Illegal(MOVEMENT, f"{name} holds an enemy counter; platoons may not enter it")
-    others = [state.units[u] for u in state.at.get(h, ()) if u != unit.id]
+    ids = state.at.get(h)
+    others = [state.units[u] for u in ids if u != unit.id] if ids else ()
     if unit.is_rifle:
         for o in others:
             if o.is_rifle and o.company != unit.company:
@@ -83,10 +85,19 @@ def _check_armour_entry(state, unit: Platoon, to: Hex, facing: int | None) -> Il
             MOVEMENT,
             "armour enters on a rear-edge hex, or two hexes in along the road (row 2's road hex)",
         )
-    behind = [n for n in hg.neighbours(to) if n[1] < 0]
-    if not any(in_arc(n, facing, to) for n in behind):
+    if not _entry_facings(to) >> facing & 1:
         return Illegal(MOVEMENT, "armour must enter into its forward arc: face towards the board")
     return may_enter_hex(state, unit, to)
+
+
+@cache
+def _entry_facings(to: Hex) -> int:
+    """Corners (as bits) whose arc holds ``to`` seen from a hex behind the rear edge."""
+    m = 0
+    for n in hg.neighbours(to):
+        if n[1] < 0:  # off the board behind your rear edge
+            m |= facing_arcs(n, to)
+    return m
 
 
 def _road_run(
