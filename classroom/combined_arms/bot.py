@@ -437,6 +437,8 @@ class SteadyPolicy:
         self._sight_key: tuple | None = None
         self._threat_phase: tuple | None = None
         self._threat_cache: dict[tuple, float] = {}
+        self._threat_version: tuple | None = None
+        self._threat_on_board = 0
         self._risk_key: tuple | None = None
         self._risk_version: tuple | None = None
         self._risk_cache: dict[tuple, float] = {}
@@ -1047,7 +1049,8 @@ class SteadyPolicy:
             key = _enemy_signature(state)
             if key != self._risk_key:
                 self._risk_key, self._risk_cache = key, {}
-        k = (h, facing, only, any(x[0] in "DEF" for x in state.at.get(h, ())))
+        ids = state.at.get(h)
+        k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids))
         got = self._risk_cache.get(k)
         if got is None:
             probe = Platoon(uid, BOARD, h, True, facing)
@@ -1088,12 +1091,16 @@ class SteadyPolicy:
         post = state.enemy.get(h)
         if post is None:
             return 0.0
-        phase = (id(state), state.turn, state.phase, len(state.exploited()))
-        if phase != self._threat_phase:
-            self._threat_phase, self._threat_cache = phase, {}
+        version = (id(state), len(state.actions), len(state.events))
+        if version != self._threat_version:  # what the keys read, once per action
+            self._threat_version = version
+            phase = (id(state), state.turn, state.phase, len(state.exploited()))
+            if phase != self._threat_phase:
+                self._threat_phase, self._threat_cache = phase, {}
+            self._threat_on_board = len(state.on_board())
         if state.phase == "friendly_fire":
             # nobody moves in the fire phase: a post's threat changes only with its state
-            key = (h, post.platoon, post.atg, post.fresh, len(state.on_board()))
+            key = (h, post.platoon, post.atg, post.fresh, self._threat_on_board)
         else:
             key = (h, len(state.actions))
         got = self._threat_cache.get(key)

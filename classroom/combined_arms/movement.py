@@ -223,6 +223,8 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
     if unit.where == OFF:
         cands = list(board.friendly_edge) + ([board.road[1]] if unit.is_armour else [])
         for h in cands:
+            if may_enter_hex(state, unit, h) is not None:
+                continue  # a hex it may not enter rules out every facing
             for f in range(6) if unit.is_armour else (None,):
                 if check_enter(state, unit, h, f) is None:
                     yield ("enter", h, f)
@@ -238,6 +240,8 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
                 continue
             if unit.is_armour and h not in road and board.dist[here][h] == 2:
                 continue  # two hexes only along the road (see check_move)
+            if may_enter_hex(state, unit, h) is not None:
+                continue  # a hex it may not enter rules out every facing
             for f in _facings_to_try(unit, here, h):
                 if check_move(state, unit, h, f) is None:
                     yield ("move", h, f)
