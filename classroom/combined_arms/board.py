@@ -163,7 +163,7 @@ class Board:
         self._cols = _COLS
         self._by_label = _BY_LABEL
         self._labels = _LABELS
-        self.dist = DIST
+        self.dist = DIST  # dist[a][b]: steps between two hexes of the board
         self.friendly_edge = tuple(h for h in hexes if h[1] == 0)
         self.enemy_edge = tuple(h for h in hexes if h[1] == ROWS - 1)
         self.exploit_hexes = self.enemy_edge[2:5]  # the 3 central enemy rear-edge hexes
@@ -182,9 +182,9 @@ class Board:
 
         self.block_mask = mask_of(h for h in hexes if self.blocks(h))
         self.crest_set = frozenset(h for h in hexes if self.terrain[h] in CRESTS)
-        # derived numbers other modules remember per board (see enemy.hit_table)
-        self.hit_tables: dict = {}
         self.defensive_set = frozenset(h for h in hexes if self.terrain[h] in DEFENSIVE)
+        # numbers worked out from the terrain alone, remembered here (see enemy.hit_table)
+        self.hit_tables: dict = {}
 
     # --- names ------------------------------------------------------------------------
     def label(self, h: Hex) -> str:

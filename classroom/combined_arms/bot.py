@@ -4,7 +4,8 @@ A policy looks at a :class:`~.state.GameState` and returns one action for a seat
 never changes the state. :func:`play_game` runs a whole solitaire game with one, and
 ``POLICIES`` names them for ``hexclass simulate``.
 
-``steady`` fights by fire and movement, one objective per rifle company:
+``steady`` fights by fire and movement, one objective per rifle company and one company
+attacking at a time:
 
 * it picks objectives it can reach cheaply whose assault hexes few other enemy posts can
   fire on (an attack into crossfire costs more platoons than a break is worth);
@@ -20,12 +21,12 @@ never changes the state. :func:`play_game` runs a whole solitaire game with one,
 * mortars fire high explosive on the most dangerous hex they may reach, and stand down
   a turn rather than stay tied to a poor target (CA "Mortars");
 * it exploits off the enemy edge as many platoons as broken enemies let count (armour
-  first), and ends the game when nothing is worth attacking, when it has lost two more
+  first), and ends the game when nothing is worth attacking, when it has lost more
   platoons than the enemy, or after turn 18 unless a break or exploit is in hand
   (CA "Victory").
 
-``bold`` is the same policy with the caution off: it attacks whatever is nearest and
-plays on regardless. ``random`` picks uniformly among the legal actions (never ending the
+``bold`` is the same policy with the caution off: it attacks whatever is nearest, two
+companies at once, and plays on regardless. ``random`` picks uniformly among the legal actions (never ending the
 game early) from a ``random.Random`` the caller seeds. ``passive`` ends the battle after
 turn 1: the score the enemy's dice give for free, the yardstick a policy must beat.
 
@@ -368,7 +369,7 @@ class SteadyWeights:
             EXPLOIT: 2.0,
         }
     )  # weight of expected losses against a step of progress, by company mode
-    active_companies: int = 2  # companies attacking at once; the rest follow out of fire
+    active_companies: int = 1  # companies attacking at once; the rest follow out of fire
     max_wait: int = 2  # turns a gathered company waits for better cover before closing anyway
     close_risk: float = 0.45  # most acceptable chance the objective is real and unpinned
     min_cover: float = 0.02  # smallest worthwhile gain in pin chance x threat to fire
@@ -378,9 +379,9 @@ class SteadyWeights:
     last_entry: int = 12  # no platoon enters after this turn
     mortar_shift: float = 0.5  # stand the mortars down if tied to less than this share of the best
     real_bonus: float = 1.5  # objective preference for a revealed enemy platoon, in steps
-    max_crossfire: float = 0.3  # most expected losses from other posts at the assault hex
+    max_crossfire: float = 0.2  # most expected losses from other posts at the assault hex
     crossfire: float = 3.0  # objective cost per expected loss from other posts there
-    stop_loss: int = 2  # end once this many more of your platoons than theirs are broken
+    stop_loss: int = 1  # end once this many more of your platoons than theirs are broken
     mmg_entry: float = 0.3  # least worth (pin chance on objectives less danger) to bring an MMG on
     mmg_danger: float = 1.0  # weight of the losses an MMG would draw against its support
     exploit_pull: float = 0.6  # worth of each step towards the exit for armour sent to exploit
@@ -1505,8 +1506,15 @@ class PassivePolicy:
 
 
 # The steady policy with its caution switched off: it attacks the cheapest objective
-# whatever the crossfire, never cuts its losses and never ends early.
-BOLD = SteadyWeights(max_crossfire=99.0, stop_loss=99, end_when_idle=False, hold_off_board=False)
+# whatever the crossfire with two companies at once, never cuts its losses and never
+# ends early.
+BOLD = SteadyWeights(
+    max_crossfire=99.0,
+    stop_loss=99,
+    end_when_idle=False,
+    hold_off_board=False,
+    active_companies=2,
+)
 
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "steady": SteadyPolicy,

@@ -252,3 +252,47 @@ def test_sight_agrees_with_the_engine_fire_odds():
                         compared += 1
             apply(g, policy.act(g, "player"))
     assert compared > 30
+
+
+def test_fast_enemy_odds_agree_with_the_itemised_modifiers():
+    """The remembered numbers the bot weighs (armour and infantry shots, reveal odds)
+    are the engine's itemised CA "Enemy Fire" / "Enemy Decisions" modifiers summed."""
+    from classroom.combined_arms import enemy
+    from classroom.combined_arms.bot import atg_chance, reveal_chance
+    from classroom.combined_arms.lines import terrain_mask
+    from classroom.combined_arms.units import BOARD, Platoon
+    from classroom.dice import chances
+
+    compared = 0
+    for seed in (3, 8):
+        g = new_game(seed, Options(auto_decisions=True))
+        policy = make_policy("bold", seed)
+        while not g.over and g.turn < 8:
+            if g.phase == "friendly_fire" and g.declaration is None:
+                blockers = terrain_mask(g)
+                for e, post in g.enemy.items():
+                    for h in g.board.hexes:
+                        if h == e:
+                            continue
+                        mods = enemy.infantry_modifiers(g, e, h)
+                        want = 0 if mods is None else chances(sum(m.value for m in mods), 2)
+                        assert enemy.hit_chances(g, e, h) == want, (e, h)
+                        for facing in (0, 3):
+                            probe = Platoon("A3", BOARD, h, True, facing)
+                            for with_atg in (True, False):
+                                mods = enemy.armour_modifiers(g, e, probe, with_atg)
+                                fast = enemy.armour_total(g, e, h, facing, with_atg, blockers)
+                                assert (mods is None and fast is None) or (
+                                    sum(m.value for m in mods) == fast
+                                ), (e, h, facing, with_atg)
+                                compared += 1
+                    if post.platoon is not None:
+                        mods = enemy.platoon_reveal_modifiers(g, post)
+                        want = chances(sum(m.value for m in mods), enemy.REVEAL) / 6
+                        assert post.platoon == "real" or reveal_chance(g, e) == want
+                    if post.atg is not None:
+                        mods = enemy.atg_reveal_modifiers(g, post)
+                        want = chances(sum(m.value for m in mods), enemy.REVEAL) / 6
+                        assert post.atg == "real" or atg_chance(g, e) == want
+            apply(g, policy.act(g, "player"))
+    assert compared > 1000
