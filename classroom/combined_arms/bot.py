@@ -868,6 +868,7 @@ class SteadyPolicy:
             cost_of.pop(h, None)
         dist: dict[Hex, float] = {}
         heap = [(cost_of[g] - 1.0, g) for g in goal if g in cost_of]
+        best = {g: d for d, g in heap}  # the shortest path found so far to each hex
         heapq.heapify(heap)
         pop, push, neighbours = heapq.heappop, heapq.heappush, board.neighbours_on_board
         while heap:
@@ -877,8 +878,12 @@ class SteadyPolicy:
             dist[h] = d
             for n in neighbours[h]:
                 step = cost_of.get(n)
-                if step is not None and n not in dist:
-                    push(heap, (d + step, n))
+                if step is None or n in dist:
+                    continue
+                nd = d + step
+                if nd < best.get(n, nd + 1.0):
+                    best[n] = nd
+                    push(heap, (nd, n))
         return dist
 
     # --- one unit's move -------------------------------------------------------------------
