@@ -590,10 +590,6 @@ class SteadyPolicy:
                 self._sight_signature, self._sight_now = signature, Sight(state)
         return self._sight_now
 
-    def _hits(self, state: GameState, post: Hex, h: Hex) -> int:
-        """:func:`infantry_hit_chances` (the engine remembers them per board and smoke)."""
-        return enemy.hit_chances(state, post, h)
-
     def _exposure(self, state: GameState, t: _Turn, h: Hex) -> list[tuple[Hex, float]]:
         """Expected losses one platoon in ``h`` would take from each post left unpinned."""
         got = t.exposure.get(h)
@@ -793,7 +789,7 @@ class SteadyPolicy:
             return None
         t = self._turn_now
         crossfire = t.crossfire.get(h)
-        if crossfire is None:  # the same for every company: once per turn
+        if crossfire is None:  # the same for every company, kept while the enemy stands still
             crossfire = t.crossfire[h] = min(
                 sum(v for ph, v in self._exposure(state, t, a) if ph != h) for a in spots
             )
