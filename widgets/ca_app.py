@@ -978,6 +978,26 @@ def solitaire_app(seed: int | None = None, scenario: str | None = None, **kwargs
     return app
 
 
+def start_from_query(app: GameApp, params: dict[str, str]) -> GameApp:
+    """Point an already-built solitaire app at the game the page's address asks for.
+
+    The solitaire page builds its app while a preheated kernel waits for a visitor, then
+    only swaps the game in when the address (``?seed=``, ``?scenario=``) arrives.
+    """
+    seed_text = params.get("seed", "")
+    seed = int(seed_text) if seed_text.isdigit() else app.state.seed
+    scenario = params.get("scenario") or None
+    if scenario:
+        try:
+            app.replace_game(new_game(seed, position=load_position(scenario)))
+        except (FileNotFoundError, PositionError) as exc:
+            app.replace_game(new_game(seed))
+            app.say(f"{exc}; a new game was diced instead", bad=True)
+    elif seed != app.state.seed:
+        app.replace_game(new_game(seed))
+    return app
+
+
 def query_params() -> dict[str, str]:
     """The page's URL query under Voilà (waits for it with preheated kernels); {} elsewhere."""
     from urllib.parse import parse_qsl
@@ -990,4 +1010,4 @@ def query_params() -> dict[str, str]:
     return dict(parse_qsl(qs or ""))
 
 
-__all__ = ["GameApp", "LocalGame", "solitaire_app", "query_params"]
+__all__ = ["GameApp", "LocalGame", "solitaire_app", "query_params", "start_from_query"]
