@@ -320,19 +320,19 @@ def atg_reveal_modifiers(state, post: EnemyPost) -> list[Modifier]:
     return mods
 
 
-def test_platoon(state, h: Hex, why: str) -> bool:
-    """Roll to reveal a potential platoon: real on 5+, otherwise both counters go."""
-    post = state.enemy[h]
-    mods = platoon_reveal_modifiers(state, post)
+def _reveal_roll(
+    state, h: Hex, what: str, mods: list[Modifier], why: str, verdicts: tuple[str, str]
+) -> bool:
+    """One reveal test (CA "Enemy Decisions"): a die plus ``mods``, 5+ reveals; logged."""
     die = state.dice.d6()
     total = die + sum(m.value for m in mods)
     real = total >= REVEAL
-    verdict = "a real platoon" if real else "nothing there: counters removed"
+    verdict = verdicts[0] if real else verdicts[1]
     state.log(
         "roll",
-        f"reveal test for the platoon in {state.label(h)} ({why}): rolls {die}, "
+        f"reveal test for the {what} in {state.label(h)} ({why}): rolls {die}, "
         f"modified {total}: {verdict}",
-        purpose="reveal platoon",
+        purpose=f"reveal {what}",
         target=h,
         die=die,
         total=total,
@@ -340,6 +340,14 @@ def test_platoon(state, h: Hex, why: str) -> bool:
         modifiers=[(m.value, m.reason, m.rule) for m in mods],
         outcome=[verdict],
     )
+    return real
+
+
+def test_platoon(state, h: Hex, why: str) -> bool:
+    """Roll to reveal a potential platoon: real on 5+, otherwise both counters go."""
+    post = state.enemy[h]
+    verdicts = ("a real platoon", "nothing there: counters removed")
+    real = _reveal_roll(state, h, "platoon", platoon_reveal_modifiers(state, post), why, verdicts)
     if real:
         post.platoon = REAL
         state.real_platoons_revealed += 1
@@ -351,23 +359,8 @@ def test_platoon(state, h: Hex, why: str) -> bool:
 def test_atg(state, h: Hex, why: str) -> bool:
     """Roll to reveal potential ATGs: on 5+ ATGs and platoon are real, else the ATGs go."""
     post = state.enemy[h]
-    mods = atg_reveal_modifiers(state, post)
-    die = state.dice.d6()
-    total = die + sum(m.value for m in mods)
-    real = total >= REVEAL
-    verdict = "real ATGs (and a real platoon)" if real else "no ATGs: ATG counter removed"
-    state.log(
-        "roll",
-        f"reveal test for the ATGs in {state.label(h)} ({why}): rolls {die}, "
-        f"modified {total}: {verdict}",
-        purpose="reveal ATGs",
-        target=h,
-        die=die,
-        total=total,
-        need=REVEAL,
-        modifiers=[(m.value, m.reason, m.rule) for m in mods],
-        outcome=[verdict],
-    )
+    verdicts = ("real ATGs (and a real platoon)", "no ATGs: ATG counter removed")
+    real = _reveal_roll(state, h, "ATGs", atg_reveal_modifiers(state, post), why, verdicts)
     if real:
         post.atg = REAL
         state.real_atgs_revealed += 1

@@ -87,7 +87,7 @@ def test_figure_6_fire_combat():
     g = start("figure6-fire-combat")
     crest = at(g, "5d")
     o = fire_odds(g, crest, ["F2", "A2"])
-    # "-2 range penalty compounded by -1 for the intervening woods and a further -1 for A2"
+    # Figure 6: -2 for range, -1 for the woods on the hexside, and A2 another -1 (not F company)
     assert [a.total for a in o.attacks] == [-3, -4]
     # F2 3, A2 5; enemy mortars not available (1); ATGs 4 on A2; F2 5, F1 2, F3 2
     g.dice = LoadedDice([3, 5, 1, 4, 5, 2, 2])
@@ -102,7 +102,7 @@ def test_figure_6_fire_combat():
     assert [(s.data["die"], s.data["total"]) for s in shots] == [(5, 3), (2, 2), (2, 1)]
     assert g.units["F1"].where == "broken" and g.losses == 0  # "losses circle round 2 steps to 0"
     assert not g.units["F2"].fresh and g.units["F3"].fresh  # F3 "escapes thanks to being in woods"
-    # "2 chances in 3 of breaking or pinning the enemy next turn" for F3 alone
+    # Figure 6's closing odds: F3 alone pins (or breaks) 2 times in 3 next turn
     assert fire_odds(g, crest, ["F3"]).pin == Fraction(2, 3)
 
 
@@ -113,7 +113,7 @@ def test_figure_7_mortars_and_revealing():
     g = start("figure7-mortars-and-revealing")
     farm, side = at(g, "4e"), at(g, "6a")
     mmg = fire_odds(g, farm, ["M1"]).attacks[0]
-    assert mmg.pin_chances == 3  # "they hit only on 4, 5 or 6 now your infantry are adjacent"
+    assert mmg.pin_chances == 3  # Figure 7: with D company next to the farm the MMGs need a 4+
     apply(g, CallMortar(P, at(g, "5e"), "E2", smoke=True))
     # M1 4 (pins the farm), M2 2; smoke scatter 6; enemy mortars 5; farm platoon 3;
     # side-edge platoon 4; its fire on the wheatfield 2 and on D3 5; scatter 1; E1 1; MMGs 4
