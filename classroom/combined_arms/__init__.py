@@ -6,6 +6,7 @@
 True
 """
 
+from . import query
 from .actions import (
     CallMortar,
     ChooseBroken,
@@ -26,6 +27,8 @@ from .board import Board, T, generate_board, potential_posts
 from .engine import apply, check, iter_legal_actions, legal_actions, try_apply
 from .fire import fire_odds
 from .game import load, new_game, record, replay, save
+from .intent import action_for
+from .query import Query
 from .reasons import Illegal, IllegalAction
 from .state import GameState, Options, SeatSpec
 
@@ -48,6 +51,9 @@ __all__ = [
     "legal_actions",
     "iter_legal_actions",
     "fire_odds",
+    "query",
+    "Query",
+    "action_for",
     "Illegal",
     "IllegalAction",
     "Enter",

@@ -8,8 +8,38 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
 from functools import cache
+from typing import Any
 
 from classroom.hexgrid import Hex
+
+from .validate import ActionFormatError, action_problem, describe, validate_action
+
+__all__ = [  # the action types, their JSON form, and the shape check they all pass
+    "ACTION_TYPES",
+    "Action",
+    "ActionFormatError",
+    "CallMortar",
+    "Bid",
+    "ChooseBroken",
+    "ChooseMortar",
+    "ChooseReveals",
+    "ChooseRollOrder",
+    "ChooseTarget",
+    "Deploy",
+    "DeclareFire",
+    "EndGame",
+    "EndPhase",
+    "Enter",
+    "Exploit",
+    "Face",
+    "Move",
+    "ResolveFire",
+    "Withdraw",
+    "action_from_json",
+    "action_problem",
+    "action_to_json",
+    "validate_action",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +152,48 @@ class ChooseBroken:
     unit: str
 
 
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """The handicap bonus a player would grant the attackers to command the defenders."""
+
+    seat: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy:
+    """The defender's secret deployment (CA p.7): hexes of the real platoons and ATGs."""
+
+    seat: str
+    platoons: tuple[Hex, ...]
+    atgs: tuple[Hex, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseReveals:
+    """The hidden real counters the defender reveals on activation this enemy phase."""
+
+    seat: str
+    hexes: tuple[Hex, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget:
+    """The defender's target for a revealed post: an armour ``unit``, or infantry ``hexes``."""
+
+    seat: str
+    unit: str | None = None
+    hexes: tuple[Hex, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseMortar:
+    """The defender's mortar target, or None to hold fire (then they may fire next turn)."""
+
+    seat: str
+    target: Hex | None = None
+
+
 ACTION_TYPES = {
     cls.__name__: cls
     for cls in (
@@ -137,6 +209,11 @@ ACTION_TYPES = {
         EndGame,
         ChooseRollOrder,
         ChooseBroken,
+        Bid,
+        Deploy,
+        ChooseReveals,
+        ChooseTarget,
+        ChooseMortar,
     )
 }
 Action = (
@@ -152,6 +229,11 @@ Action = (
     | EndGame
     | ChooseRollOrder
     | ChooseBroken
+    | Bid
+    | Deploy
+    | ChooseReveals
+    | ChooseTarget
+    | ChooseMortar
 )
 
 
@@ -169,40 +251,67 @@ def _jsonable(v):
     return v
 
 
-class ActionFormatError(ValueError):
-    pass
+# JSON fields that hold tuples in Python: a hex, or a list of hexes / names.
+_HEX_FIELDS = frozenset({"to", "target"})
+_LIST_FIELDS = {"hexes": True, "platoons": True, "atgs": True, "firers": False}  # hexes?
 
 
-_HEX_FIELDS = {"to", "target"}
+def action_from_json(data: Any):
+    """Inverse of :func:`action_to_json`: a checked action, or :class:`ActionFormatError`.
 
+    Strict: unknown keys, missing fields, text where a boolean is meant (``"no"``) and
+    fractions where a whole number is meant are all refused, naming the field.
 
-def action_from_json(data: dict):
-    """Inverse of :func:`action_to_json`; names the field that is wrong."""
-    if not isinstance(data, dict) or "type" not in data:
-        raise ActionFormatError(f"an action must be an object with a 'type', got {data!r}")
-    cls = ACTION_TYPES.get(data["type"])
+    >>> action_from_json({"type": "DeclareFire", "seat": "p", "target": [0, 4],
+    ...                   "firers": ["D1"], "resolve": "no"})
+    Traceback (most recent call last):
+    ...
+    classroom.combined_arms.validate.ActionFormatError: DeclareFire.resolve: expected true or false (a boolean, not text or a number), got 'no'
+    """
+    if type(data) is not dict:
+        raise ActionFormatError(
+            f"an action must be a JSON object with a 'type', got {describe(data)}",
+            field="(action)",
+            expected="an object",
+        )
+    kind = data.get("type")
+    cls = ACTION_TYPES.get(kind) if type(kind) is str else None
     if cls is None:
         raise ActionFormatError(
-            f"unknown action type {data['type']!r}; expected one of {sorted(ACTION_TYPES)}"
+            f"unknown action type {describe(kind)}; expected one of {', '.join(ACTION_TYPES)}",
+            field="type",
+            expected="an action type",
+        )
+    names = _field_names(cls)
+    unknown = [k for k in data if k != "type" and k not in names]
+    if unknown:
+        raise ActionFormatError(
+            f"{cls.__name__}: unknown field {describe(unknown[0])}; "
+            f"expected only {', '.join(('type',) + names)}",
+            field=str(unknown[0]),
+            expected="a known field",
         )
     kwargs = {}
     for f in _fields_of(cls):
         if f.name not in data:
             if f.default is not MISSING:
                 continue
-            raise ActionFormatError(f"{cls.__name__} needs field {f.name!r}")
-        v = data[f.name]
-        try:
-            if f.name in _HEX_FIELDS:
-                v = _hex(v)
-            elif f.name == "hexes":
-                v = tuple(_hex(x) for x in v)
-            elif f.name == "firers":
-                v = tuple(str(x) for x in v)
-        except (TypeError, ValueError) as exc:
-            raise ActionFormatError(f"{cls.__name__}.{f.name}: {exc}") from None
-        kwargs[f.name] = v
-    return cls(**kwargs)
+            raise ActionFormatError(
+                f"{cls.__name__} needs field {f.name!r}", field=f.name, expected="present"
+            )
+        kwargs[f.name] = _from_json_value(f.name, data[f.name])
+    return validate_action(cls(**kwargs))
+
+
+def _from_json_value(name: str, v):
+    """JSON arrays become the tuples the dataclasses hold; nothing else is converted."""
+    if name in _HEX_FIELDS:
+        return tuple(v) if type(v) is list else v
+    if name in _LIST_FIELDS and type(v) is list:
+        if _LIST_FIELDS[name]:
+            return tuple(tuple(x) if type(x) is list else x for x in v)
+        return tuple(v)
+    return v
 
 
 @cache
@@ -210,7 +319,6 @@ def _fields_of(cls) -> tuple:
     return fields(cls)
 
 
-def _hex(v) -> Hex:
-    if not (isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, int) for x in v)):
-        raise ValueError(f"expected a hex as [q, r] integers, got {v!r}")
-    return (v[0], v[1])
+@cache
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))

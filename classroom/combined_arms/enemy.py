@@ -321,7 +321,13 @@ def atg_reveal_modifiers(state, post: EnemyPost) -> list[Modifier]:
 
 
 def _reveal_roll(
-    state, h: Hex, what: str, mods: list[Modifier], why: str, verdicts: tuple[str, str]
+    state,
+    h: Hex,
+    what: str,
+    mods: list[Modifier],
+    why: str,
+    verdicts: tuple[str, str],
+    weighed: dict | None = None,
 ) -> bool:
     """One reveal test (CA "Enemy Decisions"): a die plus ``mods``, 5+ reveals; logged."""
     die = state.dice.d6()
@@ -339,28 +345,53 @@ def _reveal_roll(
         need=REVEAL,
         modifiers=[(m.value, m.reason, m.rule) for m in mods],
         outcome=[verdict],
+        weighed=weighed or {},  # what made the enemy test: payoff or chances vs threshold
     )
     return real
 
 
-def test_platoon(state, h: Hex, why: str) -> bool:
-    """Roll to reveal a potential platoon: real on 5+, otherwise both counters go."""
+def test_platoon(state, h: Hex, why: str, weighed: dict | None = None) -> bool:
+    """Roll to reveal a potential platoon: real on 5+, otherwise both counters go.
+
+    With a live defender (CA p.7) the deployment says, not a die (``defender.py``).
+    """
+    if state.options.enemy_player:
+        from .defender import reveal_platoon
+
+        return reveal_platoon(state, h, why)
     post = state.enemy[h]
     verdicts = ("a real platoon", "nothing there: counters removed")
-    real = _reveal_roll(state, h, "platoon", platoon_reveal_modifiers(state, post), why, verdicts)
-    if real:
-        post.platoon = REAL
-        state.real_platoons_revealed += 1
-    else:
-        del state.enemy[h]
+    mods = platoon_reveal_modifiers(state, post)
+    real = _reveal_roll(state, h, "platoon", mods, why, verdicts, weighed)
+    platoon_revealed(state, h, real)
     return real
 
 
-def test_atg(state, h: Hex, why: str) -> bool:
+def platoon_revealed(state, h: Hex, real: bool) -> None:
+    """A tested platoon counter: a real one stays, face up; a dummy leaves with its ATGs."""
+    if real:
+        state.enemy[h].platoon = REAL
+        state.real_platoons_revealed += 1
+    else:
+        del state.enemy[h]
+
+
+def test_atg(state, h: Hex, why: str, weighed: dict | None = None) -> bool:
     """Roll to reveal potential ATGs: on 5+ ATGs and platoon are real, else the ATGs go."""
+    if state.options.enemy_player:
+        from .defender import reveal_atg
+
+        return reveal_atg(state, h, why)
     post = state.enemy[h]
     verdicts = ("real ATGs (and a real platoon)", "no ATGs: ATG counter removed")
-    real = _reveal_roll(state, h, "ATGs", atg_reveal_modifiers(state, post), why, verdicts)
+    real = _reveal_roll(state, h, "ATGs", atg_reveal_modifiers(state, post), why, verdicts, weighed)
+    atg_revealed(state, h, real)
+    return real
+
+
+def atg_revealed(state, h: Hex, real: bool) -> None:
+    """A tested ATG counter: real ATGs make their platoon real too; dummy ATGs go."""
+    post = state.enemy[h]
     if real:
         post.atg = REAL
         state.real_atgs_revealed += 1
@@ -370,7 +401,6 @@ def test_atg(state, h: Hex, why: str) -> bool:
     else:
         post.atg = None
         post.atg_removed = True
-    return real
 
 
 def reveal_all(state, h: Hex, why: str) -> None:
@@ -426,6 +456,8 @@ def activate(state, h: Hex) -> list[tuple]:
     post = state.enemy.get(h)
     if post is None or post.platoon is None:
         return []
+    if state.options.enemy_player:
+        return _activate_for_defender(state, h)
     _reveal_on_activation(state, h, post)
     post = state.enemy.get(h)
     if post is None:
@@ -440,6 +472,26 @@ def activate(state, h: Hex) -> list[tuple]:
         return []
     fire_on_armour(state, h, post)
     return choose_infantry_target(state, h)
+
+
+def _activate_for_defender(state, h: Hex) -> list[tuple]:
+    """CA p.7: reveal as the variant says, recover if spent, else fire where the defender
+    chooses (the choices are agenda steps, so the engine can wait for them)."""
+    from .defender import reveal_on_activation
+
+    reveal_on_activation(state, h)
+    post = state.enemy.get(h)
+    if post is None:
+        return []
+    if not post.fresh:
+        post.fresh = True
+        state.log(
+            "enemy", f"{state.label(h)}: spent counters become fresh instead of firing", hex=h
+        )
+        return []
+    if post.platoon != REAL:
+        return []
+    return [("armour_target", h), ("infantry_target", h)]
 
 
 def best_payoff(state, post_hex: Hex) -> int:
@@ -458,6 +510,7 @@ def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:
     adjacent = adjacent_to_friends(state, h)
     need_platoon = need_atg = False
     why_platoon = why_atg = "adjacent to your platoons"
+    weighed_platoon = weighed_atg = {"adjacent": True}
     if post.platoon == POTENTIAL:
         if adjacent:
             need_platoon = True
@@ -465,6 +518,7 @@ def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:
             best = best_payoff(state, h)
             if best >= PAYOFF_REVEAL:
                 need_platoon, why_platoon = True, f"payoff {best} against your infantry"
+                weighed_platoon = {"payoff": best, "threshold": PAYOFF_REVEAL}
     if post.atg == POTENTIAL:
         if adjacent:
             need_atg = True
@@ -472,10 +526,11 @@ def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:
             c = best_armour_chance(state, h, with_atg=True)
             if c >= ATG_CHANCES_REVEAL:
                 need_atg, why_atg = True, f"{c} chances in 6 against your armour"
-    if need_platoon and not test_platoon(state, h, why_platoon):
+                weighed_atg = {"chances": c, "threshold": ATG_CHANCES_REVEAL}
+    if need_platoon and not test_platoon(state, h, why_platoon, weighed_platoon):
         return
     if need_atg and state.enemy[h].atg == POTENTIAL:
-        test_atg(state, h, why_atg)
+        test_atg(state, h, why_atg, weighed_atg)
 
 
 def fire_on_armour(state, h: Hex, post: EnemyPost) -> None:
@@ -501,6 +556,12 @@ def fire_on_armour(state, h: Hex, post: EnemyPost) -> None:
         compared={a.id: c for c, a in scored},
         rule=DECISIONS,
     )
+    roll_fire_on_armour(state, h, post, target)
+
+
+def roll_fire_on_armour(state, h: Hex, post: EnemyPost, target: Platoon) -> None:
+    """One roll of the post in ``h`` against the armour platoon ``target``; logged."""
+    with_atg = post.atg == REAL
     mods = armour_modifiers(state, h, target, with_atg)
     die = state.dice.d6()
     total = die + sum(m.value for m in mods)

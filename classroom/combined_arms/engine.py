@@ -18,12 +18,17 @@ from itertools import permutations
 from classroom import hexgrid as hg
 from classroom.hexgrid import Hex
 
-from . import enemy, fire, mortars, movement
+from . import defender, enemy, fire, mortars, movement
 from .actions import (
+    Bid,
     CallMortar,
     ChooseBroken,
+    ChooseMortar,
+    ChooseReveals,
     ChooseRollOrder,
+    ChooseTarget,
     DeclareFire,
+    Deploy,
     EndGame,
     EndPhase,
     Enter,
@@ -32,8 +37,20 @@ from .actions import (
     Move,
     ResolveFire,
     Withdraw,
+    action_problem,
 )
-from .reasons import COOP, FIRE, MORTARS, MOVEMENT, SEQUENCE, Illegal, IllegalAction
+from .intent import action_for
+from .reasons import (
+    ACTION_FORM,
+    COOP,
+    ENEMY_FIRE,
+    FIRE,
+    MORTARS,
+    MOVEMENT,
+    SEQUENCE,
+    Illegal,
+    IllegalAction,
+)
 from .sequence import engine_steps_after, title
 from .state import LAST_TURN, TRACK_SIZE, Decision, Declaration, GameState, MortarTarget
 from .units import BROKEN, EXPLOITED, POTENTIAL, WITHDRAWN
@@ -43,21 +60,42 @@ from .victory import score_state
 
 
 def check(state: GameState, action) -> Illegal | None:
-    """Why ``action`` may not be taken now, or None if it may."""
-    seat = state.seats.get(action.seat)
-    if seat is None:
-        return Illegal(COOP, f"there is no seat called {action.seat!r} in this game")
-    if state.over:
-        return Illegal(SEQUENCE, "the game is over")
+    """Why ``action`` may not be taken now, or None if it may.
+
+    A malformed action (wrong field types or ranges, see :mod:`.validate`) is refused
+    before any rule is asked, with the field and what was expected.
+    """
+    problem = action_problem(action)
+    if problem is not None:
+        return Illegal(ACTION_FORM, str(problem))
+    return _rules_check(state, action)
+
+
+def _rules_check(state: GameState, action) -> Illegal | None:
+    """The rules' answer for a well-formed action."""
     checker = _CHECKS.get(type(action))
+    why = seat_problem(state, action.seat, choice=type(action) in _CHOICES)
+    if why is not None:
+        return why
     if checker is None:
         return Illegal(SEQUENCE, f"{type(action).__name__} is not a Combined Arms action")
-    if state.pending is not None and type(action) not in (ChooseRollOrder, ChooseBroken):
+    return checker(state, state.seats[action.seat], action)
+
+
+def seat_problem(state: GameState, seat_name: str, choice: bool = False) -> Illegal | None:
+    """Why this seat may do nothing now (no such seat, game over, a choice awaited), or None."""
+    if seat_name not in state.seats:
+        return Illegal(COOP, f"there is no seat called {seat_name!r} in this game")
+    if state.over:
+        return Illegal(SEQUENCE, "the game is over")
+    if state.pending is not None and not choice:
+        who = "the defender" if state.pending.power == defender.DEFENDER else "the commander"
         return Illegal(
             state.pending.rule or SEQUENCE,
-            f"waiting for the commander to decide: {state.pending.prompt}",
+            f"waiting for {who} to decide"
+            + ("" if who == "the defender" else f": {state.pending.prompt}"),
         )
-    return checker(state, seat, action)
+    return None
 
 
 def _unit(state, seat, unit_id: str):
@@ -136,7 +174,8 @@ def _check_face(state, seat, a: Face):
     return None
 
 
-def _check_call_mortar(state, seat, a: CallMortar):
+def mortar_call_problem(state, seat) -> Illegal | None:
+    """CA "Mortars": may this seat call the mortars at all now (before any spotter or hex)?"""
     why = _in_phase(state, "friendly_fire", "mortars are called")
     if why:
         return why
@@ -146,6 +185,13 @@ def _check_call_mortar(state, seat, a: CallMortar):
         return Illegal(MORTARS, "the mortars have already been called this turn")
     if state.engaged or state.declaration:
         return Illegal(MORTARS, "mortars must be called before any platoon fires")
+    return None
+
+
+def _check_call_mortar(state, seat, a: CallMortar):
+    why = mortar_call_problem(state, seat)
+    if why:
+        return why
     spotter = state.units.get(a.spotter)
     if spotter is None:
         return Illegal(MORTARS, f"there is no platoon {a.spotter!r}")
@@ -234,6 +280,32 @@ def _check_decision(kind: str):
     return checker
 
 
+def _check_defender_choice(kinds: tuple[str, ...], more):
+    """A defender's choice (CA p.7): only the defender, only when that choice waits."""
+
+    def checker(state, seat, a):
+        p = state.pending
+        if p is None or p.kind not in kinds:
+            return Illegal(SEQUENCE, "no such choice is waiting")
+        if defender.DEFENDER not in seat.powers:
+            return Illegal(COOP, "this choice belongs to the defender")
+        return more(state, a)
+
+    return checker
+
+
+def _check_deploy(state, seat, a: Deploy):
+    return defender.check_deploy(state, seat, a.platoons, a.atgs)
+
+
+def _check_mortar_choice(state, a: ChooseMortar):
+    if a.target not in state.pending.options:
+        return Illegal(MORTARS, "your mortars may target only a spotted hex of enemy infantry")
+    return None
+
+
+_CHOICES = (ChooseRollOrder, ChooseBroken, ChooseReveals, ChooseTarget, ChooseMortar)
+
 _CHECKS = {
     Enter: _check_enter,
     Move: _check_move,
@@ -247,6 +319,16 @@ _CHECKS = {
     EndGame: _check_end_game,
     ChooseRollOrder: _check_decision("roll_order"),
     ChooseBroken: _check_decision("break"),
+    Bid: lambda state, seat, a: defender.check_bid(state, seat, a.points),
+    Deploy: _check_deploy,
+    ChooseReveals: _check_defender_choice(
+        ("reveals",), lambda state, a: defender.check_reveals(state, a.hexes)
+    ),
+    ChooseTarget: _check_defender_choice(
+        ("armour_target", "infantry_target"),
+        lambda state, a: defender.check_target(state, a.unit, a.hexes),
+    ),
+    ChooseMortar: _check_defender_choice(("mortar_target",), _check_mortar_choice),
 }
 
 
@@ -258,8 +340,15 @@ def _label(state, h: Hex) -> str:
 
 
 def apply(state: GameState, action) -> GameState:
-    """Apply a legal action (raising IllegalAction otherwise) and run the engine on."""
-    reason = check(state, action)
+    """Apply a legal action and run the engine on.
+
+    A malformed action raises :class:`~.validate.ActionFormatError`, an illegal one
+    :class:`~.reasons.IllegalAction`; either way the state is left untouched.
+    """
+    problem = action_problem(action)
+    if problem is not None:
+        raise problem
+    reason = _rules_check(state, action)
     if reason is not None:
         raise IllegalAction(reason, action)
     _APPLY[type(action)](state, action)
@@ -420,6 +509,12 @@ def _do_choose_broken(state, a: ChooseBroken):
     _break_infantry(state, state.units[a.unit], "commander's choice")
 
 
+def _do_choose_target(state, a: ChooseTarget):
+    more = defender.do_target(state, a.unit, a.hexes)
+    if more:
+        state.agenda[0:0] = more
+
+
 _APPLY = {
     Enter: _do_enter,
     Move: _do_move,
@@ -433,6 +528,11 @@ _APPLY = {
     EndGame: _do_end_game,
     ChooseRollOrder: _do_choose_order,
     ChooseBroken: _do_choose_broken,
+    Bid: lambda state, a: defender.do_bid(state, a.seat, a.points),
+    Deploy: lambda state, a: defender.do_deploy(state, a.platoons, a.atgs),
+    ChooseReveals: lambda state, a: defender.do_reveals(state, a.hexes),
+    ChooseTarget: _do_choose_target,
+    ChooseMortar: lambda state, a: defender.do_mortar(state, a.target),
 }
 
 
@@ -530,7 +630,8 @@ def _step_enemy_mortar_call(state):
 
 
 def _step_activation(state):
-    return [("activate", h) for h in enemy.activation_order(state)]
+    first = [("reveal_orders",)] if state.options.enemy_player else []
+    return first + [("activate", h) for h in enemy.activation_order(state)]
 
 
 def _step_activate(state, h):
@@ -580,7 +681,8 @@ def _step_hexes_under_fire(state, kind: str, source: Hex, hexes: tuple):
     return [("hex_roll", kind, source, h) for h in hexes]
 
 
-def _order_can_matter(state, kind: str, source: Hex, hexes: tuple) -> bool:
+def _worst_losses(state, kind: str, source: Hex, hexes: tuple) -> tuple[int, int]:
+    """(hexes holding infantry, losses if every roll hits): CA "Enemy Fire", Mortars."""
     worst = 0
     with_infantry = 0
     for h in hexes:
@@ -589,7 +691,33 @@ def _order_can_matter(state, kind: str, source: Hex, hexes: tuple) -> bool:
             with_infantry += 1
         each = 2 if (kind == "enemy fire" and hg.distance(source, h) == 1) else 1
         worst += n * each
+    return with_infantry, worst
+
+
+def _order_can_matter(state, kind: str, source: Hex, hexes: tuple) -> bool:
+    with_infantry, worst = _worst_losses(state, kind, source, hexes)
     return with_infantry > 1 and state.losses + worst >= TRACK_SIZE
+
+
+def why_order_matters(state) -> str:
+    """Plain words for the pending roll-order choice: why the commander's order counts.
+
+    CA "Enemy Fire": hits move the losses track on; a platoon breaks in the hex being
+    rolled for when the track passes 7 to 0. With several infantry hexes under fire and
+    enough possible losses to pass 7, the order decides which hex loses the platoon.
+    """
+    p = state.pending
+    if p is None or p.kind != "roll_order":
+        return ""
+    kind, source = p.context
+    hexes = p.options[0]
+    with_infantry, worst = _worst_losses(state, kind, source, hexes)
+    return (
+        f"The losses track stands at {state.losses}; if every roll hits, the {with_infantry} "
+        f"infantry hexes take {worst} more losses, enough to pass 7 to 0. A platoon breaks "
+        f"in the hex being rolled for when the track passes 7, so the order you choose "
+        f"decides which hex can lose a platoon ({p.rule or ENEMY_FIRE})."
+    )
 
 
 def _step_hex_roll(state, kind: str, source: Hex, h: Hex):
@@ -691,6 +819,10 @@ _STEPS = {
     "break": _step_break,
     "final_reveal": _step_final_reveal,
     "score": _step_score,
+    # the enemy-player variant's choices (CA p.7, defender.py)
+    "reveal_orders": defender.step_reveal_orders,
+    "armour_target": defender.step_armour_target,
+    "infantry_target": defender.step_infantry_target,
 }
 
 
@@ -709,6 +841,15 @@ def iter_legal_actions(state: GameState, seat_name: str) -> Iterator:
     if state.pending is not None:
         yield from _decision_actions(state, seat)
         return
+    if state.phase == "deployment":
+        if defender.DEFENDER in seat.powers:
+            yield from defender.deploy_actions(state, seat.name)
+        return
+    if state.phase == "bidding":
+        for points in range(defender.MAX_BID + 1):
+            if defender.check_bid(state, seat, points) is None:
+                yield Bid(seat.name, points)
+        return
     candidates = []
     if state.phase == "friendly_move":
         candidates = list(_move_candidates(state, seat))
@@ -725,6 +866,9 @@ def _decision_actions(state, seat):
     p = state.pending
     if p.power not in seat.powers:
         return
+    if p.power == defender.DEFENDER:
+        yield from defender.choice_actions(state, seat.name)
+        return
     for opt in p.options:
         yield (
             ChooseRollOrder(seat.name, opt)
@@ -737,14 +881,7 @@ def _move_candidates(state, seat):
     for uid in sorted(seat.units):
         unit = state.units[uid]
         for verb, h, f in movement.destinations(state, unit):
-            if verb == "enter":
-                yield Enter(seat.name, uid, h, f)
-            elif verb == "move":
-                yield Move(seat.name, uid, h, f)
-            elif verb == "withdraw":
-                yield Withdraw(seat.name, uid)
-            else:
-                yield Exploit(seat.name, uid)
+            yield action_for(state, seat.name, uid, h, f, verb)
 
 
 def _fire_candidates(state, seat):

@@ -25,7 +25,7 @@ from classroom.hexgrid import Hex
 
 from .board import DIST, in_arc
 from .lines import MAX_RANGE, LineOfFire, friendly_line
-from .reasons import CHART, FIRE, Illegal
+from .reasons import CHART, FIRE, VARIANT, Illegal
 from .state import TRACK_SIZE
 from .units import BOARD, POTENTIAL, WITHDRAWN, Platoon
 
@@ -116,7 +116,10 @@ def friendly_modifiers(state, unit: Platoon, target: Hex) -> list[Modifier]:
             Modifier(+1, "armour not within 2 hexes of an enemy counter or mortar target", FIRE)
         )
     post = state.enemy[target]
-    if post.platoon == POTENTIAL and not state.friendly_adjacent(target):
+    if post.platoon == POTENTIAL and state.options.enemy_player:
+        # CA p.7: with a live defender the bonus holds even with your platoons adjacent
+        mods.append(Modifier(+1, "target unrevealed (enemy-player variant)", VARIANT))
+    elif post.platoon == POTENTIAL and not state.friendly_adjacent(target):
         mods.append(Modifier(+1, "target unrevealed and none of your platoons adjacent", FIRE))
     lof = friendly_line(state, unit.hex, target)
     if lof.partial:

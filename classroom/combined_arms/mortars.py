@@ -120,6 +120,8 @@ def enemy_spotters(state) -> list[Hex]:
     for h, post in state.enemy.items():
         if post.platoon is None or not post.fresh:
             continue
+        if state.options.enemy_player and h not in state.secret.platoons:
+            continue  # CA p.7: a dummy counter has nobody to spot for the mortars
         if any(n in state.at for n in state.board.neighbours_on_board[h]):
             continue
         out.append(h)
@@ -188,6 +190,11 @@ def enemy_mortar_call(state) -> None:
             "enemy mortars are available but no hex of your infantry is spotted",
             rule=MORTARS,
         )
+        return
+    if state.options.enemy_player:
+        from .defender import ask_mortar_target
+
+        ask_mortar_target(state, targets)
         return
     most = max(t.infantry for t in targets)
     tied = [t for t in targets if t.infantry == most]

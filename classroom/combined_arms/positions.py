@@ -42,6 +42,7 @@ from classroom import hexgrid as hg
 from classroom.dice import Dice
 
 from .board import ROW_WIDTHS, Board, BoardError, T
+from .movement import may_enter_hex
 from .state import LAST_TURN, SMOKE_ROUNDS, TRACK_SIZE, GameState, MortarTarget, Options
 from .units import (
     ALL_IDS,
@@ -55,6 +56,7 @@ from .units import (
     EnemyPost,
     Platoon,
 )
+from .validate import InputError, describe
 
 TERRAIN_LETTERS = {
     ".": T.OPEN,
@@ -70,8 +72,8 @@ PHASES = ("friendly_move", "friendly_fire")
 FACING_NAMES = {name.replace(" ", "_"): i for i, name in enumerate(hg.CORNER_NAMES)}
 
 
-class PositionError(ValueError):
-    """A position description with a wrong field."""
+class PositionError(InputError):
+    """A position description with a wrong field (names the file, field and expectation)."""
 
 
 @dataclass
@@ -89,27 +91,38 @@ class Position:
         return self.data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], source: str = "<position>") -> Position:
-        checked = _check(data, source)
+    def from_dict(
+        cls, data: dict[str, Any], source: str = "<position>", *, placement: bool = True
+    ) -> Position:
+        """A checked position; ``placement=False`` skips the rules on where platoons stand."""
+        checked = _check(data, source, placement)
         return cls(checked, source)
 
     @classmethod
     def from_toml(cls, path) -> Position:
         p = pathlib.Path(path)
         try:
-            data = tomllib.loads(p.read_text())
+            text = p.read_bytes().decode("utf-8")
         except FileNotFoundError:
-            raise PositionError(f"{p}: no such file") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise PositionError(f"{p}: not valid TOML ({exc})") from None
-        return cls.from_dict(data, str(p))
+            raise PositionError(f"{p}: no such file", source=str(p)) from None
+        except UnicodeDecodeError as exc:
+            raise PositionError(
+                f"{p}: not UTF-8 text (bad byte at offset {exc.start})", source=str(p)
+            ) from None
+        except OSError as exc:
+            raise PositionError(f"{p}: cannot be read ({exc.strerror})", source=str(p)) from None
+        return cls.from_text(text, str(p))
 
     @classmethod
     def from_text(cls, text: str, source: str = "<text>") -> Position:
+        if not isinstance(text, str):
+            raise PositionError(f"{source}: expected TOML text, got {type(text).__name__}")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise PositionError(f"{source}: not valid TOML ({exc})") from None
+            raise PositionError(f"{source}: not valid TOML ({exc})", source=source) from None
+        except RecursionError:
+            raise PositionError(f"{source}: not valid TOML (nested too deeply)") from None
         return cls.from_dict(data, source)
 
     @property
@@ -118,8 +131,13 @@ class Position:
 
 
 def _err(source: str, field: str, expected: str, got: Any = None) -> PositionError:
-    tail = "" if got is None else f", got {got!r}"
-    return PositionError(f"{source}: field '{field}': expected {expected}{tail}")
+    tail = "" if got is None else f", got {describe(got)}"
+    return PositionError(
+        f"{source}: field '{field}': expected {expected}{tail}",
+        source=source,
+        field=field,
+        expected=expected,
+    )
 
 
 def board_from_rows(rows, source: str = "<position>") -> Board:
@@ -158,7 +176,7 @@ def board_to_rows(board: Board) -> list[str]:
     return out
 
 
-def _check(data: dict[str, Any], source: str) -> dict[str, Any]:
+def _check(data: dict[str, Any], source: str, placement: bool = True) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise _err(source, "(top level)", "a table")
     unknown = set(data) - {"position", "board", "unit", "enemy", "boxes", "mortars", "tracks"}
@@ -168,19 +186,56 @@ def _check(data: dict[str, Any], source: str) -> dict[str, Any]:
             sorted(unknown)[0],
             "one of position, board, tracks, unit, boxes, enemy, mortars",
         )
-    if "board" not in data:
-        raise _err(source, "board", "a [board] table with 'rows'")
+    if not isinstance(data.get("board"), dict):
+        raise _err(source, "board", "a [board] table with 'rows'", data.get("board"))
+    extra = set(data["board"]) - {"rows"}
+    if extra:
+        raise _err(source, f"board.{sorted(extra)[0]}", "only 'rows' in [board]")
     board = board_from_rows(data["board"].get("rows"), source)
     out: dict[str, Any] = {
-        "position": dict(data.get("position", {})),
+        "position": _check_about(data.get("position", {}), source),
         "board": {"rows": board_to_rows(board)},
     }
     out["tracks"] = _check_tracks(data.get("tracks", {}), source)
     out["unit"] = _check_units(data.get("unit", []), board, source)
     out["boxes"] = _check_boxes(data.get("boxes", {}), out["unit"], source)
     out["enemy"] = _check_enemy(data.get("enemy", []), board, out["unit"], source)
-    out["mortars"] = _check_mortars(data.get("mortars", {}), board, source)
+    out["mortars"] = _check_mortars(data.get("mortars", {}), board, out["tracks"], source)
+    if placement:
+        _check_placement(out, board, source)
     return out
+
+
+def _check_about(about, source):
+    """``[position]``: title, source, notes... (text only)."""
+    if not isinstance(about, dict):
+        raise _err(source, "position", "a [position] table of text (title, source, notes)", about)
+    for k, v in about.items():
+        if not isinstance(v, str):
+            raise _err(source, f"position.{k}", "text", v)
+    return dict(about)
+
+
+def _check_placement(out: dict[str, Any], board: Board, source: str) -> None:
+    """Every platoon stands where the rules let one stand (CA "Movement").
+
+    The engine's own entry rule (:func:`~.movement.may_enter_hex`: closed side edges,
+    enemy hexes, rifle companies never sharing, armour out of woods and poor going and
+    one armour platoon per hex) is asked for each platoon in turn, as if it had moved
+    there with the ones listed before it already in place.
+    """
+    state = GameState(board=board, seed=0, dice=Dice(0))
+    state.units = {u: Platoon(u, OFF) for u in ALL_IDS}
+    for e in out["enemy"]:
+        h = board.hex_at(e["hex"])
+        state.enemy[h] = EnemyPost(h, e["platoon"])
+    for i, u in enumerate(out["unit"]):
+        p = state.units[u["id"]]
+        h = board.hex_at(u["hex"])
+        why = may_enter_hex(state, p, h)
+        if why is not None:
+            raise _err(source, f"unit[{i}].hex", f"a hex {p.id} may stand in ({why})", u["hex"])
+        state.place(p, h)
 
 
 _TRACKS = {
@@ -215,11 +270,16 @@ def _check_tracks(t, source):
 
 
 def _hex(board: Board, v, source: str, field: str):
-    try:
-        return board.hex_at(v) if isinstance(v, str) else None
-    except BoardError:
-        pass
+    if isinstance(v, str):
+        try:
+            return board.hex_at(v)
+        except BoardError:
+            pass
     raise _err(source, field, "a hex name such as '3e' (row 1-9, column letter)", v)
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _facing(v, source, field):
@@ -269,6 +329,8 @@ def _check_boxes(boxes, units, source):
         ids = boxes.get(k, [])
         if not isinstance(ids, list) or any(i not in ALL_IDS for i in ids):
             raise _err(source, f"boxes.{k}", "a list of platoon names", ids)
+        if len(set(ids)) != len(ids):
+            raise _err(source, f"boxes.{k}", "each platoon listed once", ids)
         clash = placed.intersection(ids)
         if clash:
             raise _err(
@@ -327,9 +389,13 @@ def _check_enemy(enemy, board, units, source):
     return out
 
 
-def _check_mortars(m, board, source):
+def _check_mortars(m, board, tracks, source):
     if not isinstance(m, dict):
         raise _err(source, "mortars", "a table")
+    now = tracks.get("turn", 1)
+    extra = set(m) - {"friendly", "enemy", "smoke"}
+    if extra:
+        raise _err(source, f"mortars.{sorted(extra)[0]}", "only friendly, enemy and smoke")
     out: dict[str, Any] = {}
     for side in ("friendly", "enemy"):
         if side in m:
@@ -338,19 +404,38 @@ def _check_mortars(m, board, source):
                 raise _err(source, f"mortars.{side}", "a table with hex and turn")
             h = _hex(board, t.get("hex"), source, f"mortars.{side}.hex")
             turn = t.get("turn")
-            if not isinstance(turn, int) or not 1 <= turn <= LAST_TURN:
+            if not _whole(turn) or not 1 <= turn <= now:
                 raise _err(
-                    source, f"mortars.{side}.turn", f"the turn it was placed, 1-{LAST_TURN}", turn
+                    source,
+                    f"mortars.{side}.turn",
+                    f"the turn it was placed, 1 to the current turn ({now})",
+                    turn,
                 )
-            out[side] = {"hex": board.label(h), "turn": turn, "smoke": bool(t.get("smoke", False))}
+            smoke = t.get("smoke", False)
+            if not isinstance(smoke, bool) or (smoke and side == "enemy"):
+                raise _err(
+                    source,
+                    f"mortars.{side}.smoke",
+                    "true or false (only your own mortars lay smoke)",
+                    smoke,
+                )
+            extra = set(t) - {"hex", "turn", "smoke"}
+            if extra:
+                raise _err(source, f"mortars.{side}.{sorted(extra)[0]}", "only hex, turn, smoke")
+            out[side] = {"hex": board.label(h), "turn": turn, "smoke": smoke}
     smoke = m.get("smoke", {})
     if not isinstance(smoke, dict):
         raise _err(source, "mortars.smoke", "a table of hex = last turn")
     out["smoke"] = {}
     for k, v in smoke.items():
         h = _hex(board, k, source, f"mortars.smoke.{k}")
-        if not isinstance(v, int) or not 1 <= v <= LAST_TURN + 1:
-            raise _err(source, f"mortars.smoke.{k}", "the turn whose fire phase ends it", v)
+        if not _whole(v) or not now <= v <= LAST_TURN + 1:
+            raise _err(
+                source,
+                f"mortars.smoke.{k}",
+                f"the turn whose fire phase ends it ({now}-{LAST_TURN + 1})",
+                v,
+            )
         out["smoke"][board.label(h)] = v
     return out
 
@@ -560,6 +645,12 @@ def sketch(
         "enemy": enemy_rows,
         "tracks": tracks,
     }
+    # A sketch puts pieces exactly where it is told, even where no platoon could stand
+    # (a closed side edge, say), so that one rule can be shown on its own; position
+    # files and saves are held to the placement rules.
     return state_from_position(
-        Position.from_dict(data, "<sketch>"), seed=seed, options=options, seats=seats
+        Position.from_dict(data, "<sketch>", placement=False),
+        seed=seed,
+        options=options,
+        seats=seats,
     )

@@ -14,7 +14,9 @@ ENEMY_FIRE = 'CA "Enemy Fire"'
 MORTARS = 'CA "Mortars"'
 DECISIONS = 'CA "Enemy Decisions"'
 COOP = 'CA p.7 "Co-operative Team Play"'
+VARIANT = 'CA p.7 "Enemy Player Variant"'
 CHART = "CA p.22 die roll modifier chart"
+ACTION_FORM = "action format"  # not a rule: the action is malformed (see validate.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,4 +112,8 @@ def engine_steps_after(phase_name: str, turn: int) -> list[tuple]:
 def title(phase_name: str) -> str:
     if phase_name == "over":
         return "Game over"
+    if phase_name == "deployment":
+        return "Secret Deployment"  # CA p.7, the enemy-player variant only
+    if phase_name == "bidding":
+        return "Bidding for the Defenders"  # CA p.7, the two-player game
     return PHASES[phase_name].title

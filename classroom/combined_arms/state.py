@@ -58,6 +58,9 @@ SOLITAIRE_SEATS = {
 class Options:
     easier_game: bool = False  # CA "Victory": no deduction for turns after 18
     auto_decisions: bool = False  # let the engine take the commander's small choices
+    enemy_player: bool = False  # CA p.7: a person commands the defenders (defender.py)
+    handicap: int = 0  # CA p.7: the bonus the defender granted the attackers when bidding
+    bidding: bool = False  # CA p.7: two players bid for the defenders before the set-up
 
 
 @dataclass
@@ -139,6 +142,11 @@ class GameState:
     actions: list[Any] = field(default_factory=list)
     setup: dict[str, Any] = field(default_factory=dict)
     result: Any = None
+    # the enemy-player variant's secrets (defender.py): never in an attacker's view
+    forces: Any = None
+    secret: Any = None
+    reveal_orders: frozenset = frozenset()
+    bids: dict[str, int] = field(default_factory=dict)  # sealed until every bidder has bid
     _rifle_mask: int | None = field(default=None, repr=False, compare=False)
 
     # --- where things are ----------------------------------------------------------------
@@ -260,6 +268,7 @@ class GameState:
             "pending": None if self.pending is None else (self.pending.kind, self.pending.options),
             "agenda": list(self.agenda),
             "events": len(self.events),
+            **({"secret": self.secret} if self.options.enemy_player else {}),
         }
 
 

@@ -84,6 +84,7 @@ def score_from_tally(
     friendly_broken: int,
     turns: int,
     easier: bool = False,
+    handicap: int = 0,
 ) -> Score:
     lines = [
         ScoreLine("real ATG counters still in play", real_atgs_in_play, 1),
@@ -106,6 +107,8 @@ def score_from_tally(
         )
     late = 0 if easier else max(0, turns - DEDUCTION_FROM)
     lines.append(ScoreLine(f"turns after turn {DEDUCTION_FROM}", late, -1))
+    if handicap:  # CA p.7: the bonus the defender granted when bidding
+        lines.append(ScoreLine("handicap bonus granted by the defender", 1, handicap))
     return Score(tuple(lines), turns, easier)
 
 
@@ -122,4 +125,5 @@ def score_state(state, turns: int) -> Score:
         friendly_broken=len(state.broken_friendly()),
         turns=turns,
         easier=state.options.easier_game,
+        handicap=state.options.handicap,
     )

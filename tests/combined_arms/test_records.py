@@ -64,7 +64,7 @@ def test_malformed_records_name_the_file_and_field(tmp_path):
     data["actions"][0]["to"] = "1a"
     bad.write_text(json.dumps(data))
     with pytest.raises(
-        RecordError, match=r"field 'actions\[0\]': Enter.to: expected a hex as \[q, r\]"
+        RecordError, match=r"field 'actions\[0\]': Enter.to: expected a hex: two whole numbers"
     ):
         load(bad)
     data = record(g)

@@ -1,0 +1,351 @@
+"""The steady policy's assessment: what each hex costs in expected losses, what fire is
+likely to pin, how much each enemy post threatens, remembered while nothing changes.
+
+The numbers themselves come from the engine's fast forms (:mod:`..quick`); this module
+only weighs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from classroom import hexgrid as hg
+from classroom.hexgrid import Hex
+
+from .. import enemy, fire, lines
+from ..board import DIST
+from ..quick import (
+    Sight,
+    armour_risk,
+    best_cluster_total,
+    can_exploit_now,
+    group_pin,
+    reveal_chance,
+)
+from ..state import GameState
+from ..units import (
+    BOARD,
+    OFF,
+    REAL,
+    EnemyPost,
+    Platoon,
+)
+
+
+def facing_towards(origin: Hex, target: Hex, prefer: int = 4) -> int | None:
+    """A corner whose forward arc holds ``target``; ``prefer`` (the bottom) if it does."""
+    if hg.in_arc(origin, prefer, target):
+        return prefer
+    for f in (prefer + 1, prefer - 1, prefer + 2, prefer - 2, prefer + 3):
+        if hg.in_arc(origin, f % 6, target):
+            return f % 6
+    return None
+
+
+# --- the steady policy -----------------------------------------------------------------------
+
+HOLD, APPROACH, BOUND, CLOSE, ASSAULT, EXPLOIT = (
+    "hold",
+    "approach",
+    "bound",
+    "close",
+    "assault",
+    "exploit",
+)
+
+
+@dataclass
+class _Turn:
+    """What the steady policy works out once per move phase."""
+
+    key: tuple
+    objectives: dict[str, Hex | None] = field(default_factory=dict)
+    mode: dict[str, str] = field(default_factory=dict)
+    posts: list[tuple[Hex, EnemyPost, float]] = field(default_factory=list)
+    step: dict[Hex, float] = field(default_factory=dict)
+    near: dict[Hex, list[Hex]] = field(default_factory=dict)
+    exposure: dict[Hex, list[tuple[Hex, float]]] = field(default_factory=dict)
+    cover: dict[Hex, float] | None = None
+    close_cover: dict[Hex, float] = field(default_factory=dict)
+    fields: dict[str, dict[Hex, float]] = field(default_factory=dict)
+    exploiters: set[str] = field(default_factory=set)
+    overwatch: set[str] = field(default_factory=set)
+    exploit_field: dict[Hex, float] = field(default_factory=dict)
+    hit_tables: dict[Hex, dict[Hex, int]] = field(default_factory=dict)
+    crossfire: dict[Hex, float] = field(default_factory=dict)
+    done: set[str] = field(default_factory=set)
+
+
+class Assessment:
+    """Exposure, danger, cover and threat estimates (a mixin of the steady policy)."""
+
+    # --- exposure and cover ----------------------------------------------------------------
+    def _sight(self, state: GameState) -> Sight:
+        """The :class:`Sight` of the state as it is now.
+
+        Rebuilt after an action only if it changed what a Sight reads (see
+        :func:`_sight_signature`): in the fire phase most shots change none of it.
+        """
+        key = (id(state), len(state.actions), len(state.events))
+        if key != self._sight_key:
+            self._sight_key = key
+            signature = _sight_signature(state)
+            if signature != self._sight_signature or self._sight_now is None:
+                self._sight_signature, self._sight_now = signature, Sight(state)
+        return self._sight_now
+
+    def _exposure(self, state: GameState, t: _Turn, h: Hex) -> list[tuple[Hex, float]]:
+        """Expected losses one platoon in ``h`` would take from each post left unpinned."""
+        got = t.exposure.get(h)
+        if got is not None:
+            return got
+        out = []
+        tables = t.hit_tables
+        for ph, post, p_real in t.posts:
+            table = tables[ph]
+            c = table.get(h)
+            if c is None:
+                c = enemy.hit_chances(state, ph, h, table)
+            if not c:
+                continue
+            adj = DIST[ph][h] == 1
+            act = 1.0 if post.platoon == REAL else p_real * (1.0 if adj or c >= 3 else 0.4)
+            out.append((ph, act * c / 6 * (2 if adj else 1)))
+        t.exposure[h] = out
+        return out
+
+    def _danger(self, state: GameState, t: _Turn, h: Hex, aim: Hex | None = None) -> float:
+        """Expected losses for one platoon in ``h`` given the cover fire expected this turn."""
+        cover = t.cover or {}
+        total = 0.0
+        for ph, v in self._exposure(state, t, h):
+            q = t.close_cover.get(ph, 0.0) if ph == aim else cover.get(ph, 0.0)
+            total += (1 - q) * v
+        return total
+
+    def _cover_estimates(self, state: GameState) -> dict[Hex, float]:
+        """Rough chance each post is pinned this fire phase by MMGs, armour and mortars."""
+        firers = [u for u in state.on_board() if u.fresh and not u.is_rifle]
+        weights = {}
+        for h, post in state.enemy.items():
+            if post.platoon is None:
+                continue
+            near = sum(len(ids) for x, ids in state.at.items() if DIST[x][h] <= 3)
+            weights[h] = reveal_chance(state, h) * (1 + near)
+        sight = self._sight(state)
+        faces = {u.id: {h: sight.pin(u.id, u.hex, h) for h in weights} for u in firers}
+        plan = _greedy_groups(weights, firers, faces, 0.01)
+        cover = {h: group_pin(faces[u.id][h] for u in group) for h, group in plan.items()}
+        best = self._best_mortar_target(state)
+        if best is not None:
+            cover[best] = 1 - (1 - cover.get(best, 0.0)) / 6
+        return cover
+
+    def _close_cover(self, state: GameState, aim: Hex, company: str) -> float:
+        """Chance MMGs and armour pin ``aim`` in the turn a company moves in next to it.
+
+        Once your rifles are adjacent, the unrevealed bonus goes, distant firers take the
+        chart's -1 for friends next to the target (CA "Fire Attacks") and the mortars may
+        not fire on it (CA "Mortars").
+        """
+        sight = self._sight(state)
+        faces = [
+            sight.pin_after_closing(u.id, u.hex, aim, company)
+            for u in state.on_board()
+            if u.fresh and not u.is_rifle
+        ]
+        return group_pin(faces)
+
+    def _armour_risk(self, state, uid: str, h: Hex, facing, only: Hex | None = None) -> float:
+        """:func:`armour_risk`, remembered while the enemy stays as it is.
+
+        Besides the enemy (see :func:`_enemy_signature`) the risk at a hex depends only
+        on the facing and on whether a rifle platoon shares the hex (the close
+        assault's -1), so it is kept across actions and turns until a counter changes.
+        """
+        version = (id(state), len(state.actions), len(state.events))
+        if version != self._risk_version:
+            self._risk_version = version
+            key = _enemy_signature(state)
+            if key != self._risk_key:
+                self._risk_key, self._risk_cache = key, {}
+        ids = state.at.get(h)
+        k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids))
+        got = self._risk_cache.get(k)
+        if got is None:
+            probe = Platoon(uid, BOARD, h, True, facing)
+            got = self._risk_cache[k] = armour_risk(state, probe, only)
+        return got
+
+    def _threat(self, state: GameState, h: Hex) -> float:
+        """Score points the enemy post in ``h`` is likely to cost you if left fresh."""
+        post = state.enemy.get(h)
+        if post is None:
+            return 0.0
+        version = (id(state), len(state.actions), len(state.events))
+        if version != self._threat_version:  # what the keys read, once per action
+            self._threat_version = version
+            phase = (id(state), state.turn, state.phase, len(state.exploited()))
+            if phase != self._threat_phase:
+                self._threat_phase, self._threat_cache = phase, {}
+            self._threat_on_board = len(state.on_board())
+        if state.phase == "friendly_fire":
+            # nobody moves in the fire phase: a post's threat changes only with its state
+            key = (h, post.platoon, post.atg, post.fresh, self._threat_on_board)
+        else:
+            key = (h, len(state.actions))
+        got = self._threat_cache.get(key)
+        if got is None:
+            got = self._threat_cache[key] = self._threat_now(state, h)
+        return got
+
+    def _threat_now(self, state: GameState, h: Hex) -> float:
+        post = state.enemy.get(h)
+        if post is None or post.platoon is None or not post.fresh:
+            return 0.0
+        w = self.w
+        inf = 0.0
+        pay: dict[Hex, int] = {}  # cluster payoffs, every platoon fresh by the enemy phase
+        table = enemy.hit_table(state, h)
+        near = DIST[h]
+        for x, ids in state.at.items():
+            c = table.get(x)
+            if c is None:
+                c = enemy.hit_chances(state, h, x, table)
+            if not c:
+                continue
+            n = sum(1 for i in ids if i[0] != "A")
+            if n:
+                adjacent = near[x] == 1
+                inf = max(inf, n * c / 6 * (2 if adjacent else 1))
+                pay[x] = 2 * n * c * (3 if adjacent else 1)
+        arm = 0.0
+        for a in state.units.values():
+            if a.id[0] == "A" and a.where == BOARD:
+                arm = max(arm, self._armour_risk(state, a.id, a.hex, a.facing, only=h))
+        value = inf * w.loss + arm * w.armour
+        if post.platoon == REAL:
+            return value
+        adjacent = enemy.adjacent_to_friends(state, h)
+        payoff = best_cluster_total(pay)  # = cluster_payoff(state, h)
+        trigger = 1.0 if adjacent or payoff >= enemy.PAYOFF_REVEAL else 0.15
+        return value * reveal_chance(state, h) * trigger
+
+
+def _sight_signature(state: GameState) -> tuple:
+    """Everything a :class:`Sight` reads, as one value: two states alike here see alike.
+
+    The state itself (a Sight keeps it, so its id is not reused), the terrain and smoke,
+    where your platoons stand, which enemy counters are where (and revealed or not) and
+    the enemy's mortar target; freshness on either side plays no part in the pin odds.
+    """
+    em = state.enemy_mortar
+    return (
+        id(state),
+        lines.terrain_mask(state),
+        tuple((h, tuple(ids)) for h, ids in state.at.items()),
+        tuple((h, p.platoon) for h, p in state.enemy.items()),
+        None if em is None else em.hex,
+    )
+
+
+def _enemy_signature(state: GameState) -> tuple:
+    """Everything of the enemy's side that :func:`armour_risk` reads, as one value.
+
+    The board (terrain, hull-down hexes), the smoke, whether many counters are revealed
+    (the reveal odds) and each post's counters, in the order the posts are stored.
+    """
+    posts = tuple((h, p.platoon, p.atg, p.atg_removed) for h, p in state.enemy.items())
+    return (state.board, lines.terrain_mask(state), enemy.many_revealed(state), posts)
+
+
+def _greedy_groups(
+    threats: dict[Hex, float],
+    firers: list[Platoon],
+    faces: dict[str, dict[Hex, int]],
+    min_gain: float,
+    rifle_cost: Callable[[float], float | None] | None = None,
+) -> dict[Hex, list[Platoon]]:
+    """Assign firers to hexes one at a time, always where threat x extra pin chance is largest.
+
+    Rifle platoons of two companies never share a hex (CA "Fire Attacks"); a rifle is
+    used only where ``rifle_cost`` allows, and its cost is taken off the gain.
+    """
+    plan: dict[Hex, list[Platoon]] = {}
+    free = list(firers)
+    while free:
+        best = None
+        for u in free:
+            for h, t in threats.items():
+                f = faces[u.id].get(h, 0)
+                if not f:
+                    continue
+                group = plan.get(h, [])
+                cost = 0.0
+                if u.is_rifle:
+                    c = rifle_cost(t) if rifle_cost else None
+                    if c is None or fire.company_problem([*group, u]) is not None:
+                        continue
+                    cost = c
+                before = [faces[g.id][h] for g in group]
+                gain = t * (group_pin([*before, f]) - group_pin(before)) - cost
+                if gain > min_gain and (best is None or gain > best[0]):
+                    best = (gain, u, h)
+        if best is None:
+            break
+        _, u, h = best
+        plan.setdefault(h, []).append(u)
+        free.remove(u)
+    return plan
+
+
+def _move_order(state: GameState) -> list[str]:
+    """Exploiters, MMGs, armour, then rifles; leaders first, so others follow where they were."""
+    units = [u for u in state.units.values() if u.where in (OFF, BOARD)]
+    rank = {"M": 1, "A": 2}
+
+    def key(u: Platoon):
+        first = 0 if can_exploit_now(state, u) else rank.get(u.id[0], 3)
+        return (first, -(u.hex[1] if u.hex else -1), u.id)
+
+    units.sort(key=key)
+    return [u.id for u in units]
+
+
+def _company(state: GameState, c: str) -> list[Platoon]:
+    return [state.units[f"{c}{i}"] for i in (1, 2, 3)]
+
+
+def _company_alive(state: GameState, c: str) -> bool:
+    """Has the company a platoon still to come on, or on the board?"""
+    return any(u.where in (OFF, BOARD) for u in _company(state, c))
+
+
+def _assault_hexes(state: GameState, h: Hex) -> list[Hex]:
+    """Hexes next to ``h`` a platoon could stand in to assault it."""
+    board = state.board
+    return [
+        n
+        for n in board.neighbours_on_board[h]
+        if n not in state.enemy and n not in board.closed_side_edge
+    ]
+
+
+def _approach_steps(start: Hex | None, goal: Hex) -> int:
+    """Moves to reach ``goal``: from off the board it is the row number plus the entry."""
+    if start is None:
+        return goal[1] + 1
+    return DIST[start][goal]
+
+
+def _centre_offset(state: GameState, h: Hex) -> int:
+    """Columns from the road in the hex's row (negative: left of the road)."""
+    road = state.board.road[h[1]]
+    return state.board.column(h) - state.board.column(road)
+
+
+def _armour_destinations(state: GameState, u: Platoon):
+    from ..movement import destinations
+
+    return [d for d in destinations(state, u) if d[0] in ("enter", "move")]

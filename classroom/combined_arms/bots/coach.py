@@ -1,0 +1,397 @@
+"""The coach: the search bot's next orders for a seat, explained in plain words.
+
+:func:`suggest` asks the search (:mod:`.search`) what this turn is worth played with
+each plan and what ending now would score, then takes the chosen plan's next orders for
+the seat and says why: the expected final score against ending now (CA "Victory"), the
+exact odds of a fire order (CA "Fire Attacks"), the chance enemy fire hits a hex a
+platoon moves into (CA "Enemy Fire", with the chance an unrevealed post is real, CA
+"Enemy Decisions"), and what a company waits for before it closes in. Everything is
+worked out on planning copies: the game's dice are never read or moved.
+
+:func:`review` replays a finished game turn by turn and marks the turns where what the
+player did was worth far less, in expected final score, than the bot's choice.
+
+>>> from classroom.combined_arms import new_game
+>>> s = suggest(new_game(3), "player", seconds=0.5)
+>>> s.orders[0].action is not None and "CA" in s.orders[0].why
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from classroom.dice import Dice
+
+from .. import enemy, fire
+from ..actions import CallMortar, DeclareFire, EndGame, EndPhase, Enter, Exploit, Move, Withdraw
+from ..board import DEFENSIVE, DIST, HULL_DOWN
+from ..engine import apply, check
+from ..odds import mortar_odds
+from ..outlook import end_distribution
+from ..quick import armour_risk, reveal_chance
+from ..reasons import DECISIONS, ENEMY_FIRE, FIRE, MORTARS, MOVEMENT, VICTORY
+from ..state import SOLITAIRE_SEATS, GameState
+from ..units import BOARD, REAL, Platoon
+from ..victory import WIN
+from .assessment import APPROACH, ASSAULT, BOUND, CLOSE, HOLD
+from .search import END, BestPolicy, SearchBudget, plan_policy
+from .steady import SteadyPolicy
+
+PLAN_WORDS = {
+    "steady": "the careful plan (one company attacks at a time, through cover)",
+    "bold": "the bold plan (two companies attack at once, whatever the crossfire)",
+    "hold": "sitting this turn out (nothing moves or fires)",
+    END: "ending the game now",
+}
+MODE_WORDS = {
+    HOLD: "holds back out of fire: nothing worth attacking yet",
+    APPROACH: "approaches through cover to 3 hexes of its objective",
+    BOUND: "bounds to 2 hexes and waits for covering fire to pin the objective",
+    CLOSE: "closes in next to the objective, covered by MMGs and armour",
+    ASSAULT: "assaults: only when every firer is adjacent can a 4+ break the post",
+}
+
+
+@dataclass
+class Order:
+    """One suggested action and why, in plain words with the rule sections."""
+
+    action: object
+    text: str
+    why: str
+
+
+@dataclass
+class Suggestion:
+    """What the coach suggests now: the orders, the plan, the numbers behind them."""
+
+    orders: list[Order]
+    plan: str
+    headline: str
+    values: dict[str, float] = field(default_factory=dict)
+    end_mean: float | None = None
+    end_win: float | None = None
+    waits: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        out = [self.headline]
+        out += [f"{o.text}: {o.why}" for o in self.orders]
+        out += self.waits
+        return out
+
+
+def _planning_state(state: GameState) -> GameState:
+    """A copy every plan may act in: one seat commanding everything (never the game's)."""
+    c = state.copy()
+    c.seats = dict(SOLITAIRE_SEATS)
+    c.dice = Dice(0)  # never the game's: playouts re-seed their own, nothing else rolls
+    return c
+
+
+def suggest(
+    state: GameState,
+    seat: str,
+    seconds: float = 1.2,
+    rollouts: int = 6,
+    max_orders: int = 3,
+    seed: int | None = None,
+) -> Suggestion:
+    """The best next order(s) for ``seat`` with odds and reasons, in at most ~``seconds``."""
+    start = time.monotonic()
+    rng = random.Random(seed if seed is not None else _mix(state))
+    plan_state = _planning_state(state)
+    bot = BestPolicy(rng, SearchBudget(rollouts=rollouts, seconds=seconds * 0.8))
+    turn_start = state.phase == "friendly_move" and not state.acted_this_turn
+    choice = bot.choose(plan_state, "player") if turn_start and not state.over else None
+    plan = choice.chosen if choice is not None else "steady"
+    sug = Suggestion([], plan, "", seconds=0.0)
+    if choice is not None:
+        sug.values, sug.end_mean, sug.end_win = choice.values, choice.end_mean, choice.end_win
+    if state.over:
+        sug.headline = "The game is over: use Review to see the turns that cost most."
+        return sug
+    if state.pending is not None:
+        opt = state.pending.options[0]
+        sug.headline = "The engine waits for the commander's choice; the usual pick is shown."
+        a = bot.act(plan_state, "player")
+        sug.orders.append(Order(a, _describe(state, a), state.pending.prompt or ""))
+        return _done(sug, start, opt)
+    sug.headline = _headline(choice, plan)
+    if plan == END:
+        dist = end_distribution(state)
+        mean = sum(s * p for s, p in dist.items())
+        win = sum(p for s, p in dist.items() if s >= WIN)
+        sug.orders.append(
+            Order(
+                EndGame(seat),
+                "End the game",
+                f"unrevealed counters are tested now; expected final score {mean:.1f}, "
+                f"chance of {WIN}+ {win:.0%}; every plan played on scores less ({VICTORY})",
+            )
+        )
+        return _done(sug, start)
+    sug.orders, sug.waits = _next_orders(state, plan_state, seat, bot, plan, max_orders)
+    return _done(sug, start)
+
+
+def _done(sug: Suggestion, start: float, *_):
+    sug.seconds = time.monotonic() - start
+    return sug
+
+
+def _mix(state: GameState) -> int:
+    """The coach's own seed: from the position's turn and size, never from the dice."""
+    return (state.turn * 1009 + len(state.actions) * 31 + len(state.events)) % (1 << 31)
+
+
+def _headline(choice, plan: str) -> str:
+    if choice is None:
+        return f"Plan for this turn: {PLAN_WORDS.get(plan, plan)}."
+    parts = []
+    for name, v in sorted(choice.values.items(), key=lambda kv: -kv[1]):
+        parts.append(f"{PLAN_WORDS.get(name, name).split(' (')[0]} {v:.1f}")
+    end = ""
+    if choice.end_mean is not None:
+        end = (
+            f" Ending now would score {choice.end_mean:.1f} on average "
+            f"({choice.end_win:.0%} chance of {WIN}+; {VICTORY})."
+        )
+    return (
+        f"Best this turn: {PLAN_WORDS.get(plan, plan)}. Expected value (score plus a bonus "
+        f"for a win, {choice.rollouts} playouts each): "
+        + ", ".join(parts)
+        + "."
+        + end
+        + " A plan is preferred to the safe choice only if it beats it by more than the "
+        "playouts' standard error."
+    )
+
+
+def _next_orders(state, plan_state, seat, bot, plan, max_orders):
+    """The plan's next orders for units this seat commands, each explained."""
+    policy = plan_policy(bot.plans[plan], plan)
+    mine = state.seats[seat].units if seat in state.seats else set()
+    orders: list[Order] = []
+    copy = plan_state
+    for _ in range(40):
+        if len(orders) >= max_orders or copy.over:
+            break
+        a = policy.act(copy, "player")
+        if isinstance(a, (EndPhase, EndGame)) or copy.phase not in (
+            "friendly_move",
+            "friendly_fire",
+        ):
+            if not orders:
+                orders.append(Order(_for_seat(a, seat), _describe(copy, a), _why(copy, a)))
+            break
+        unit = getattr(a, "unit", None)
+        ids = getattr(a, "firers", None) or ((unit,) if unit else ())
+        if not ids or any(i in mine for i in ids):
+            orders.append(Order(_for_seat(a, seat), _describe(copy, a), _why(copy, a)))
+        if isinstance(a, DeclareFire):
+            break  # what follows depends on the dice
+        apply(copy, a)
+    waits = []
+    t = getattr(policy, "_turn", None)
+    if t is not None:
+        for c, mode in sorted(t.mode.items()):
+            obj = t.objectives.get(c)
+            if obj is not None and mode in MODE_WORDS:
+                waits.append(f"{c} company {MODE_WORDS[mode]} ({state.label(obj)}; {FIRE}).")
+    return orders, waits
+
+
+def _for_seat(a, seat: str):
+    """The same order, sent by ``seat``."""
+    if hasattr(a, "seat"):
+        from dataclasses import replace
+
+        return replace(a, seat=seat)
+    return a
+
+
+def _describe(state: GameState, a) -> str:
+    lab = state.label
+    if isinstance(a, Enter):
+        return f"{a.unit} enters at {lab(a.to)}"
+    if isinstance(a, Move):
+        return f"{a.unit} moves to {lab(a.to)}"
+    if isinstance(a, Withdraw):
+        return f"{a.unit} withdraws"
+    if isinstance(a, Exploit):
+        return f"{a.unit} exploits off the enemy edge"
+    if isinstance(a, DeclareFire):
+        return f"{', '.join(a.firers)} fire on {lab(a.target)}"
+    if isinstance(a, CallMortar):
+        kind = "smoke" if a.smoke else "high explosive"
+        return f"mortars fire {kind} on {lab(a.target)} (spotter {a.spotter})"
+    if isinstance(a, EndGame):
+        return "End the game"
+    if isinstance(a, EndPhase):
+        return "End the phase"
+    return type(a).__name__
+
+
+def _why(state: GameState, a) -> str:
+    """Odds and risks of one order, in words, with the rule sections."""
+    if isinstance(a, (Enter, Move)):
+        unit = state.units[a.unit]
+        if unit.is_armour:
+            return _armour_move_risk(state, a)
+        return _move_risk(state, a.to)
+    if isinstance(a, Exploit):
+        return (
+            f"it scores 2 while exploiters do not outnumber broken enemy platoons, or "
+            f"once no real enemy platoon is left ({VICTORY})"
+        )
+    if isinstance(a, Withdraw):
+        return f"it leaves the fire it only draws ({MOVEMENT})"
+    if isinstance(a, DeclareFire):
+        odds = fire.fire_odds(state, a.target, list(a.firers))
+        text = f"pins {float(odds.pin):.0%}"
+        if odds.all_adjacent:
+            text += f", breaks the platoon {float(odds.break_platoon):.0%}"
+            if state.enemy[a.target].atg is not None:
+                text += f", breaks the ATGs {float(odds.break_atg):.0%}"
+        else:
+            text += " (no break: not every firer is adjacent)"
+        return f"{text}; a pinned post cannot fire in the enemy phase ({FIRE})"
+    if isinstance(a, CallMortar):
+        odds = mortar_odds(state, a.target)
+        pin = float(odds.effect.get(a.target, 0))
+        return f"pins the target hex {pin:.0%}, neighbours 1 in 3 of that ({MORTARS})"
+    if isinstance(a, EndPhase):
+        return (
+            f"nothing else is worth doing this phase; platoons kept off the board or out "
+            f"of sight draw no enemy fire ({ENEMY_FIRE}) and the defence's score is the "
+            f"same later ({VICTORY})"
+        )
+    return ""
+
+
+def _armour_move_risk(state: GameState, a) -> str:
+    """Chance enemy fire breaks the armour where it moves (ATGs, close assault)."""
+    facing = a.facing if a.facing is not None else state.units[a.unit].facing
+    probe = Platoon(a.unit, BOARD, a.to, True, facing)
+    risk = armour_risk(state, probe)
+    hull = " (hull down)" if state.board.terrain[a.to] in HULL_DOWN else ""
+    return (
+        f"chance enemy ATGs or a close assault break it there next enemy phase{hull}: "
+        f"{risk:.0%}, counting unrevealed ATGs by their chance to be real ({ENEMY_FIRE})"
+    )
+
+
+def _move_risk(state: GameState, h) -> str:
+    """Chance enemy fire hits one infantry platoon in ``h`` next enemy phase, if unpinned."""
+    miss = 1.0
+    names = []
+    for e, post in state.enemy.items():
+        if post.platoon is None:
+            continue
+        c = enemy.hit_chances(state, e, h)
+        if not c:
+            continue
+        real = 1.0 if post.platoon == REAL else reveal_chance(state, e)
+        miss *= 1 - real * c / 6
+        tag = "real" if post.platoon == REAL else f"unrevealed, {real:.0%} real"
+        names.append(f"{state.label(e)} ({tag}, {c} in 6{', adjacent' if DIST[e][h] == 1 else ''})")
+    cover = "cover" if state.board.terrain[h] in DEFENSIVE else "open ground"
+    if not names:
+        return f"{cover}; no enemy post can fire on it ({ENEMY_FIRE})"
+    return (
+        f"{cover}; enemy fire risk {1 - miss:.0%} if those posts stay unpinned: "
+        f"{', '.join(names)} ({ENEMY_FIRE}; {DECISIONS})"
+    )
+
+
+# --- after the game ----------------------------------------------------------------------------
+
+
+@dataclass
+class TurnReview:
+    turn: int
+    bot_plan: str
+    bot_value: float
+    player_value: float
+    player_did: str
+
+    @property
+    def shortfall(self) -> float:
+        return self.bot_value - self.player_value
+
+
+def review(
+    rec: dict, threshold: float = 1.5, rollouts: int = 4, max_turns: int = 20
+) -> list[TurnReview]:
+    """Each turn of a recorded game: the bot's best value against what the player did.
+
+    The player's turn is valued by replaying exactly their orders on planning copies
+    and going on with the steady policy, over the same dice seeds as the bot's plans.
+    Returns the turns whose shortfall is at least ``threshold`` (expected score points).
+    """
+    from ..game import replay
+
+    state = replay({**rec, "actions": []})
+    by_turn: dict[int, list] = {}
+    probe = state.copy()
+    for a in replay(rec).actions:
+        by_turn.setdefault(probe.turn, []).append(a)
+        apply(probe, a)
+    out = []
+    for turn in sorted(by_turn):
+        mine = by_turn[turn]
+        if 2 <= turn <= max_turns and state.phase == "friendly_move" and not state.over:
+            bot = BestPolicy(random.Random(turn), SearchBudget(rollouts=rollouts))
+            plan_state = _planning_state(state)
+            choice = bot.choose(plan_state, "player")
+            seeds = [random.Random(turn).getrandbits(62) for _ in range(rollouts)]
+            player = _value_of_orders(bot, plan_state, mine, seeds)
+            ended = any(isinstance(a, EndGame) for a in mine)
+            did = "ended the game" if ended else f"{len(mine)} orders"
+            r = TurnReview(turn, choice.chosen, choice.values[choice.chosen], player, did)
+            if r.shortfall >= threshold:
+                out.append(r)
+        for a in mine:
+            apply(state, a)
+    return out
+
+
+def _value_of_orders(bot: BestPolicy, state: GameState, orders, seeds) -> float:
+    """Expected utility of playing exactly ``orders`` now, then on with steady."""
+    if any(isinstance(a, EndGame) for a in orders):
+        return bot.end_utility(state)[0]
+    from ..outlook import planning_copy
+
+    total = 0.0
+    for s in seeds:
+        c = planning_copy(state, random.Random(s))
+        for a in orders:
+            if c.over or check(c, a) is not None:
+                break  # the copy's dice went another way: the steady policy takes over
+            apply(c, a)
+        total += _finish(bot, c)
+    return total / len(seeds)
+
+
+def _finish(bot: BestPolicy, c: GameState) -> float:
+    """Play a planning copy on with steady; the utility it ends with (endings exact)."""
+    rest = SteadyPolicy(None)
+    for _ in range(bot.budget.max_actions):
+        if c.over:
+            return bot.utility(c.result.total)
+        a = rest.act(c, "player")
+        if isinstance(a, EndGame):
+            return bot.end_utility(c)[0]
+        apply(c, a)
+    from .base import _close_phase
+
+    while not c.over:
+        apply(c, _close_phase(c, "player"))
+    return bot.utility(c.result.total)
+
+
+__all__ = ["suggest", "Suggestion", "Order", "review", "TurnReview"]

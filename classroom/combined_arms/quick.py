@@ -1,0 +1,327 @@
+"""Fast forms of the rules' numbers, for bots and the coach: one rulebook, quicker asked.
+
+Every function here answers a question the itemised rules also answer (the modifier
+lists in ``fire``, ``enemy`` and ``mortars``, which the engine rolls with and the pages
+show), in a form cheap enough to ask thousands of times a turn: faces of six for a
+pin or a hit, reveal chances, the hexes high explosive may be aimed at, an enemy
+platoon's best cluster payoff, the chance enemy fire breaks armour standing in a hex,
+whether a platoon may exploit now. ``tests/combined_arms/test_quick.py`` checks on
+random positions that each agrees with the itemised rules.
+
+>>> from classroom.combined_arms import new_game
+>>> g = new_game(4)
+>>> h = sorted(g.enemy)[0]
+>>> 0.0 <= reveal_chance(g, h) <= 1.0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from itertools import combinations
+
+from classroom import hexgrid as hg
+from classroom.dice import chances
+from classroom.hexgrid import Hex
+
+from . import enemy, fire, lines, mortars
+from .board import DIST
+from .lines import MAX_RANGE, friendly_line
+from .state import GameState
+from .units import POTENTIAL, REAL, Platoon
+
+# --- odds ----------------------------------------------------------------------
+
+
+def infantry_hit_chances(state: GameState, post: Hex, h: Hex) -> int:
+    """Faces (of 6) on which one enemy platoon in ``post`` pins infantry in ``h``.
+
+    CA "Enemy Fire": +1 outside woods/crest/farm, -1 partly blocked, -1 per hex. The
+    engine's own remembered numbers (:func:`~.enemy.hit_chances`).
+    """
+    return enemy.hit_chances(state, post, h)
+
+
+def he_targets(state: GameState) -> dict[Hex, str]:
+    """Enemy hexes your mortars may fire high explosive on now, each with a spotter.
+
+    The same test as ``mortars.friendly_target_problem`` but asked only of enemy
+    hexes, the only ones high explosive may be aimed at (CA "Mortars"): first what
+    does not depend on the spotter, then the first spotter with a line to the hex.
+    """
+    spotters = mortars.friendly_spotters(state)
+    out: dict[Hex, str] = {}
+    if not spotters:
+        return out
+    prev = state.friendly_mortar
+    tied = prev.hex if prev is not None and prev.turn == state.turn - 1 else None
+    at = state.at
+    neighbours = state.board.neighbours_on_board
+    for h in sorted(state.enemy):
+        if tied is not None and DIST[tied][h] > 1:
+            continue  # last turn's target or a hex next to it
+        if any(n in at for n in neighbours[h]):
+            continue  # never on a hex next to your own platoons
+        for sp in spotters:
+            if lines.spotting_clear(state, sp.hex, h):
+                out[h] = sp.id
+                break
+    return out
+
+
+def spotted_enemy_hexes(state: GameState) -> list[Hex]:
+    """Enemy hexes high explosive could hit were the mortars free to switch target."""
+    spotters = mortars.friendly_spotters(state)
+    if not spotters:
+        return []
+    near = {n for h in state.at for n in state.board.neighbours_on_board[h]}
+    return [
+        h
+        for h in sorted(state.enemy)
+        if h not in near and any(lines.spotting_clear(state, sp.hex, h) for sp in spotters)
+    ]
+
+
+# The reveal odds depend only on a post's counters and on whether many are revealed
+# already (CA "Enemy Decisions"), so each case is worked out once per process.
+_REVEAL_CHANCES: dict[tuple, float] = {}
+_ATG_CHANCES: dict[tuple, float] = {}
+
+
+def reveal_chance(state: GameState, h: Hex) -> float:
+    """Chance the platoon in ``h`` is (or proves) real (CA "Enemy Decisions")."""
+    post = state.enemy[h]
+    if post.platoon == REAL:
+        return 1.0
+    if post.platoon is None:
+        return 0.0
+    key = (post.atg, post.atg_removed, enemy.many_revealed(state))
+    got = _REVEAL_CHANCES.get(key)
+    if got is None:
+        total = sum(m.value for m in enemy.platoon_reveal_modifiers(state, post))
+        got = _REVEAL_CHANCES[key] = chances(total, enemy.REVEAL) / 6
+    return got
+
+
+def atg_chance(state: GameState, h: Hex) -> float:
+    """Chance the ATGs in ``h`` are (or prove) real."""
+    post = state.enemy[h]
+    if post.atg == REAL:
+        return 1.0
+    if post.atg is None:
+        return 0.0
+    key = (post.platoon, enemy.many_revealed(state))
+    got = _ATG_CHANCES.get(key)
+    if got is None:
+        total = sum(m.value for m in enemy.atg_reveal_modifiers(state, post))
+        got = _ATG_CHANCES[key] = chances(total, enemy.REVEAL) / 6
+    return got
+
+
+def pin_chances(state: GameState, unit: Platoon, target: Hex) -> int:
+    """Faces on which ``unit`` (at ``unit.hex``) pins ``target``; 0 if it cannot fire there.
+
+    Armour may turn freely in the fire phase, so its arc is not asked about here.
+    """
+    if hg.distance(unit.hex, target) > MAX_RANGE or target not in state.enemy:
+        return 0
+    if friendly_line(state, unit.hex, target).blocked:
+        return 0
+    total = sum(m.value for m in fire.friendly_modifiers(state, unit, target))
+    return chances(total, fire.PIN)
+
+
+def group_pin(faces: Iterable[int]) -> float:
+    """Chance at least one of several independent rolls pins."""
+    miss = 1.0
+    for f in faces:
+        miss *= 1 - f / 6
+    return 1 - miss
+
+
+class Sight:
+    """Who can hit what, for one unchanging state: fast, cached forms of the fire odds.
+
+    ``pin`` gives the same faces as the engine's ``fire.friendly_modifiers`` (plus a
+    blocked line meaning 0), ``hits`` the same as :func:`infantry_hit_chances`; both
+    also answer for a firer placed hypothetically in another hex. Build a new one after
+    any action: nothing here notices the state changing.
+    """
+
+    def __init__(self, state: GameState):
+        self.state = state
+        board = state.board
+        self.terrain = lines.terrain_mask(state)
+        self.rifles = state.rifle_mask()
+        self.threats: dict[Hex, float] = {}
+        self._adjacent: dict[Hex, tuple[bool, frozenset]] = {}
+        self._pins: dict[tuple, int] = {}
+        self._hatches: dict[Hex, bool] = {}
+        self._crests = board.crest_set
+
+    def adjacent(self, target: Hex) -> tuple[bool, frozenset]:
+        """(any of your platoons next to ``target``, companies of rifles next to it)."""
+        info = self._adjacent.get(target)
+        if info is None:
+            friends = self.state.friendly_adjacent(target)
+            info = (bool(friends), frozenset(u.company for u in friends if u.is_rifle))
+            self._adjacent[target] = info
+        return info
+
+    def hatches_open(self, h: Hex) -> bool:
+        """CA "Fire Attacks": armour with no enemy counter or mortar target within 2."""
+        ok = self._hatches.get(h)
+        if ok is None:
+            state = self.state
+            em = state.enemy_mortar
+            ok = not any(DIST[h][e] <= 2 for e in state.enemy) and (
+                em is None or DIST[h][em.hex] > 2
+            )
+            self._hatches[h] = ok
+        return ok
+
+    def pin(self, unit_id: str, h: Hex, target: Hex) -> int:
+        """Faces on which ``unit_id`` firing from ``h`` pins ``target`` (0: it cannot)."""
+        kind = unit_id[0]  # company letter, or A(rmour) / M(MG)
+        key = (kind, h, target)
+        faces = self._pins.get(key)
+        if faces is None:
+            faces = self._pins[key] = self._pin(kind, h, target)
+        return faces
+
+    def pin_after_closing(self, unit_id: str, h: Hex, target: Hex, company: str) -> int:
+        """Like :meth:`pin`, as it will be once ``company`` has a rifle next to ``target``."""
+        _, companies = self.adjacent(target)
+        return self._pin(unit_id[0], h, target, (True, companies | {company}))
+
+    def _pin(self, kind: str, h: Hex, target: Hex, adjacent=None) -> int:
+        state = self.state
+        d = DIST[h][target]
+        post = state.enemy.get(target)
+        if post is None or not 1 <= d <= MAX_RANGE:
+            return 0
+        blockers = self.terrain
+        if h not in self._crests and target not in self._crests:
+            blockers |= self.rifles  # CA "Fire Attacks": rifles block unless either end is a crest
+        through, along = lines.pair_masks(h, target)
+        if through & blockers:
+            return 0
+        part = (along & blockers).bit_count()
+        if part >= 2:
+            return 0
+        total = -part
+        if kind == "A" and self.hatches_open(h):
+            total += 1
+        any_adjacent, companies = adjacent or self.adjacent(target)
+        if post.platoon == POTENTIAL and (
+            state.options.enemy_player or (not any_adjacent and d > 1)
+        ):
+            total += 1  # CA "Fire Attacks"; with a live defender even when adjacent (CA p.7)
+        if d >= 2 and (companies - {kind}):
+            total -= 1  # p.22 chart: a rifle platoon of another company next to the target
+        total -= d // 2 if kind == "M" else d
+        return chances(total, fire.PIN)
+
+    def hits(self, post: Hex, h: Hex) -> int:
+        """Faces on which an enemy platoon in ``post`` pins infantry in ``h``."""
+        return enemy.hit_chances(self.state, post, h)
+
+
+def cluster_payoff(
+    state: GameState, post: Hex, assume_fresh: bool = True, hits: Callable | None = None
+) -> int:
+    """The best cluster payoff an enemy platoon in ``post`` sees (CA "Enemy Decisions").
+
+    Your spent platoons recover before the enemy phase, so by default every infantry
+    platoon counts 2, as it will when the enemy activates.
+    """
+    pay: dict[Hex, int] = {}
+    table = None if hits else enemy.hit_table(state, post)
+    near = DIST[post]
+    for h, ids in state.at.items():
+        n = sum((2 if assume_fresh or state.units[u].fresh else 1) for u in ids if u[0] != "A")
+        if not n:
+            continue
+        c = hits(post, h) if hits else enemy.hit_chances(state, post, h, table)
+        if c:
+            pay[h] = n * c * (3 if near[h] == 1 else 1)
+    return best_cluster_total(pay)
+
+
+def best_cluster_total(pay: dict[Hex, int]) -> int:
+    """The largest sum of payoffs over 1 to 3 mutually adjacent hexes (0 if none)."""
+    if not pay:
+        return 0
+    best = max(pay.values())
+    for a, b in combinations(pay, 2):
+        if DIST[a][b] == 1:
+            best = max(best, pay[a] + pay[b])
+            for c in pay:
+                if c not in (a, b) and DIST[a][c] == 1 and DIST[b][c] == 1:
+                    best = max(best, pay[a] + pay[b] + pay[c])
+    return best
+
+
+def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> float:
+    """Chance enemy fire breaks armour standing at ``probe`` this enemy phase.
+
+    Real ATGs fire at up to 5 hexes; potential ATGs only reveal themselves (and fire)
+    with 2+ chances in 6 or when adjacent; a platoon without ATGs only close assaults
+    adjacent armour (CA "Enemy Fire", "Enemy Decisions").
+    """
+    h, facing = probe.hex, probe.facing
+    blockers = lines.terrain_mask(state)
+    survive = 1.0
+    posts = [(only, state.enemy[only])] if only is not None else state.enemy.items()
+    row = DIST[h]
+    for e, post in posts:
+        if post.platoon is None:
+            continue
+        d = row[e]
+        if d > MAX_RANGE:
+            continue
+        p = 0.0
+        if post.atg is not None:
+            c = armour_faces(state, e, h, facing, True, blockers)
+            if post.atg == REAL:
+                p = c / 6
+            elif c >= enemy.ATG_CHANCES_REVEAL or d == 1:
+                p = atg_chance(state, e) * c / 6
+        if d == 1 and p == 0.0:
+            c = armour_faces(state, e, h, facing, False, blockers)
+            p = reveal_chance(state, e) * c / 6
+        survive *= 1 - p
+    return 1 - survive
+
+
+def armour_faces(state, post: Hex, h: Hex, facing: int, with_atg: bool, blockers: int) -> int:
+    """``enemy.armour_chances`` for armour at ``h`` facing ``facing``, terrain mask given."""
+    total = enemy.armour_total(state, post, h, facing, with_atg, blockers)
+    return 0 if total is None else chances(total, enemy.ARMOUR_BREAK)
+
+
+def can_exploit_now(state: GameState, u: Platoon) -> bool:
+    """Could ``u`` leave by the enemy edge this move phase (CA "Movement")?"""
+    if not (u.on_board and u.fresh) or u.is_mmg:
+        return False
+    board = state.board
+    if u.hex in board.exploit_hexes:
+        return True
+    return u.is_armour and u.hex == board.road[-2]
+
+
+__all__ = [
+    "Sight",
+    "armour_faces",
+    "armour_risk",
+    "atg_chance",
+    "best_cluster_total",
+    "can_exploit_now",
+    "cluster_payoff",
+    "group_pin",
+    "he_targets",
+    "infantry_hit_chances",
+    "pin_chances",
+    "reveal_chance",
+    "spotted_enemy_hexes",
+]

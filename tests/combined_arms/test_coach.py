@@ -1,0 +1,100 @@
+"""The coach: suggestions with odds and rule sections, for a seat, blind to the dice;
+the review of a finished game."""
+
+from __future__ import annotations
+
+from classroom.combined_arms import (
+    DeclareFire,
+    EndGame,
+    EndPhase,
+    Options,
+    SeatSpec,
+    apply,
+    record,
+)
+from classroom.combined_arms.bots import make_policy
+from classroom.combined_arms.bots.coach import review, suggest
+from classroom.combined_arms.game import new_game
+from classroom.combined_arms.positions import sketch
+
+
+def test_suggests_the_assault_with_its_exact_break_odds():
+    """Two fresh rifles of D company next to a real platoon in the fire phase: the coach
+    suggests they fire together, and gives the CA "Fire Attacks" odds: each breaks on
+    5-6 at range 1, so 1 - (2/3)^2 = 56 %."""
+    g = sketch(
+        units={"D1": "6c", "D2": "6d"},
+        enemy={"7c": "real"},
+        phase="friendly_fire",
+        turn=5,
+    )
+    s = suggest(g, "player", seconds=0.5, seed=1)
+    first = s.orders[0]
+    assert isinstance(first.action, DeclareFire)
+    assert set(first.action.firers) == {"D1", "D2"}
+    assert "breaks the platoon 56%" in first.why and 'CA "Fire Attacks"' in first.why
+
+
+def test_suggests_ending_a_game_that_can_only_get_worse():
+    g = sketch(units={"D1": "1a"}, enemy={"8d": "real"}, turn=19)
+    g.options = Options(auto_decisions=True)
+    s = suggest(g, "player", seconds=0.5, seed=1)
+    assert s.plan == "end" and isinstance(s.orders[0].action, EndGame)
+    assert 'CA "Victory"' in s.orders[0].why and "expected final score" in s.orders[0].why
+
+
+def test_suggestion_leaves_the_game_dice_and_state_alone():
+    g = new_game(8, Options(auto_decisions=True))
+    dice, snap = g.dice.snapshot(), g.snapshot()
+    s = suggest(g, "player", seconds=0.5, seed=2)
+    assert s.orders and g.dice.snapshot() == dice and g.snapshot() == snap
+    assert "Best this turn" in s.headline or "Plan for this turn" in s.headline
+
+
+def test_a_seat_is_offered_only_its_own_platoons():
+    seats = {
+        "e_company": SeatSpec("e_company", frozenset({"E1", "E2", "E3"})),
+        "cmd": SeatSpec(
+            "cmd",
+            frozenset({"D1", "D2", "D3", "F1", "F2", "F3", "M1", "M2", "A1", "A2", "A3"}),
+            frozenset({"mortars", "command"}),
+        ),
+    }
+    g = new_game(8, Options(auto_decisions=True), seats=seats)
+    s = suggest(g, "e_company", seconds=0.5, seed=3)
+    for o in s.orders:
+        unit = getattr(o.action, "unit", None)
+        if unit is not None:
+            assert unit.startswith("E"), o.text
+            assert o.action.seat == "e_company"
+
+
+def test_review_values_an_ending_exactly_and_marks_big_shortfalls():
+    """A player who ends the game on turn 2: that turn's value is the exact value of
+    ending (CA "Victory"); with a threshold below any shortfall every turn is listed."""
+    g = new_game(5, Options(auto_decisions=True))
+    steady = make_policy("steady", 5)
+    while g.turn < 2:
+        apply(g, steady.act(g, "player"))
+    apply(g, EndGame("player"))
+    marks = review(record(g), threshold=-100, rollouts=2)
+    assert [m.turn for m in marks] == [2]
+    m = marks[0]
+    assert m.player_did == "ended the game"
+    from classroom.combined_arms.bots.search import BestPolicy
+
+    before = new_game(5, Options(auto_decisions=True))
+    for a in g.actions[:-1]:
+        apply(before, a)
+    assert abs(m.player_value - BestPolicy().end_utility(before)[0]) < 1e-9
+    assert m.bot_value >= m.player_value or m.bot_plan != "end"
+
+
+def test_review_of_a_game_played_through_phases():
+    g = new_game(6, Options(auto_decisions=True))
+    while g.turn < 3:
+        apply(g, EndPhase("player"))
+    apply(g, EndGame("player"))
+    marks = review(record(g), threshold=-100, rollouts=2)
+    assert [m.turn for m in marks] == [2, 3]
+    assert marks[0].player_did == "2 orders"

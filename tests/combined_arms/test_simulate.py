@@ -1,0 +1,94 @@
+"""The balance lab: intervals, policies on the same seeds, one board, and a Dask cluster
+that gives exactly what one process gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from classroom.combined_arms.game import new_game
+from classroom.combined_arms.simulate import (
+    board_game,
+    compare,
+    mean_interval,
+    plot,
+    simulate,
+    wilson,
+)
+
+
+def test_wilson_interval_known_values():
+    """Wilson 95 %: 25/100 gives 17.5 %-34.3 %; 0/20 still has an upper bound, 0 below."""
+    lo, hi = wilson(25, 100)
+    assert (round(lo, 3), round(hi, 3)) == (0.175, 0.343)
+    lo, hi = wilson(0, 20)
+    assert lo == 0.0 and 0.15 < hi < 0.17
+    lo, hi = wilson(20, 20)
+    assert hi == 1.0 and 0.83 < lo < 0.85
+    assert mean_interval([10.0, 12.0, 14.0]) == pytest.approx((9.7368, 14.2632), abs=1e-3)
+
+
+def test_compare_plays_every_policy_on_the_same_seeds():
+    c = compare(["passive", "steady"], 3, seed=40)
+    passive, steady = c["passive"], c["steady"]
+    assert [r.seed for r in passive.results] == [r.seed for r in steady.results] == [40, 41, 42]
+    assert passive.scores == simulate(3, 40, "passive").scores  # same games alone
+    d, (lo, hi) = c.paired("passive", "steady")
+    assert d == pytest.approx(sum(passive.scores) / 3 - sum(steady.scores) / 3)
+    assert lo <= d <= hi
+    data = c.to_json()
+    assert [p["policy"] for p in data["policies"]] == ["passive", "steady"]
+    assert "steady" in data["paired_vs_passive"]
+
+
+def test_board_study_keeps_the_board_and_changes_the_dice():
+    a, b = board_game(9, 1), board_game(9, 2)
+    assert a.board.terrain == b.board.terrain == new_game(9).board.terrain
+    assert set(a.enemy) == set(new_game(9).enemy)
+    assert a.dice.snapshot() != b.dice.snapshot()
+    s = simulate(4, seed=1, policy="passive", board=9)
+    assert s.board == 9 and s.to_json()["board"] == 9
+    assert len(set(s.scores)) > 1  # the final reveal differs with the dice
+
+
+def test_plot_writes_a_png(tmp_path):
+    c = compare(["passive"], 2, seed=3)
+    path = plot(c, str(tmp_path / "lab.png"))
+    with open(path, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+def test_dask_cluster_gives_the_same_results_as_one_process():
+    """A LocalCluster of two worker processes on loopback plays the same games."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        remote = compare(["passive", "steady"], 6, seed=50, scheduler=cluster.scheduler_address)
+    local = compare(["passive", "steady"], 6, seed=50)
+    for p in ("passive", "steady"):
+        assert remote[p].results == local[p].results
+
+
+def test_local_processes_give_the_same_results_as_one():
+    two = compare(["passive", "steady"], 4, seed=60, jobs=2)
+    one = compare(["passive", "steady"], 4, seed=60)
+    for p in ("passive", "steady"):
+        assert two[p].results == one[p].results
+
+
+def test_board_study_of_doing_nothing_agrees_with_the_exact_baseline():
+    """Passive games on one board average what the final reveal's exact odds say, and
+    the board report states that exact figure (CA "Victory")."""
+    from classroom.combined_arms.simulate import board_baseline
+
+    mean, win = board_baseline(12)
+    c = compare(["passive"], 150, seed=1, board=12)
+    lo, hi = c["passive"].mean_ci
+    assert lo - 0.3 <= mean <= hi + 0.3
+    assert f"scores {mean:.2f} on average" in c.report()
+    assert 0 < win < 0.2
