@@ -3,6 +3,9 @@
 * :mod:`.roles`: the seat layouts (five seats, six, or commands merged for 1-4 players);
 * :mod:`.store`: the store interface and its values; :mod:`.sqlite_store` the embedded
   SQLite implementation (WAL, durable commits);
+* :mod:`.live`: the one replayed game per kernel and the :class:`Update` of what changed;
+* :mod:`.policy`: the co-op rules every store calls (who may act, rebasing orders,
+  message limits, the commander's queue, pausing, ending);
 * :mod:`.follow`: following a game (or a whole class) from a page by polling;
 * :mod:`.views`: what a seat may see, scores, and who the team is waiting for;
 * :mod:`.session`: creating a class, joining by token, the instructor console;
@@ -11,7 +14,8 @@
 The store's file defaults to ``$HEXCLASS_STORE`` or ``~/.hexclass/class.db``.
 """
 
-from .follow import ClassFollower, FollowLoop, GameFollower, Update
+from .follow import ClassFollower, FollowLoop, GameFollower
+from .live import LiveGame, LiveGames, Update
 from .replay import GameReplay
 from .roles import Layout, LayoutError, Seat, default_layout, layout_for, merged_layout
 from .session import (
@@ -60,6 +64,8 @@ __all__ = [
     "InstructorConsole",
     "Layout",
     "LayoutError",
+    "LiveGame",
+    "LiveGames",
     "LoggedAction",
     "Message",
     "Refusal",

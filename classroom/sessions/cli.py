@@ -1,10 +1,20 @@
 """``hexclass class ...``: create a co-op class from a terminal and print its links.
 
-    hexclass class new --teams 3 --seed 42            # 3 teams, same board and dice
-    hexclass class new --teams 3 --seed 42 --different-seeds --seats 6 --json
+    hexclass class new --teams 6                      # 6 teams, one random battle for all
+    hexclass class new --teams 3 --seed 42            # rerun the battle of seed 42
+    hexclass class new --teams 3 --different-seeds --seats 6 --json
+    hexclass class new --teams 6 --handouts handouts/ # one file per team + students.txt
     hexclass class links --class 1                    # print an existing class's links
 
-The store file is ``--store PATH``, else ``$HEXCLASS_STORE``, else ``~/.hexclass/class.db``.
+The seed is random (63 bits) unless given; it is shown on the instructor console only
+(not in this output, not in --json).
+The printed list keeps the instructor's console link apart from the team handouts.
+
+    hexclass class migrate --from class.db --to postgresql://db-host/hexclass
+
+The store is ``--store PATH-OR-URL``, else ``$HEXCLASS_STORE``, else
+``~/.hexclass/class.db``: a file (or ``sqlite:///file``) is the embedded SQLite store, a
+``postgresql://`` URL the shared PostgreSQL store for several hosts (docs/deploy.md).
 Links point at ``--base-url`` (default http://127.0.0.1:8866, where ``voila`` serves).
 """
 
@@ -12,23 +22,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sqlite3
 import sys
 
 from classroom.combined_arms.state import Options
 
+from .locate import default_location, describe
+from .roles import enemy_player_layout
 from .session import (
     DEFAULT_BASE_URL,
     MAX_TEAMS,
     STORE_ENV,
     class_links,
     create_class,
-    default_store_path,
     open_store,
 )
 from .store import MESSAGE_MODES, ClassSettings, StoreError
 
-STORE_HELP = f"the class store file (default: ${STORE_ENV}, else ~/.hexclass/class.db)"
+STORE_HELP = (
+    f"the class store: a file, sqlite:///file or postgresql://... URL "
+    f"(default: ${STORE_ENV}, else ~/.hexclass/class.db)"
+)
 
 
 def _count(text: str, low: int, high: int, what: str) -> int:
@@ -72,7 +87,12 @@ def add_class_commands(subparsers: argparse._SubParsersAction) -> argparse.Argum
 
     new = sub.add_parser("new", help="create a class of team games and print the links")
     new.add_argument("--teams", type=_teams, required=True, help="number of teams (1-60)")
-    new.add_argument("--seed", type=_seed, required=True, help="the battle's seed (>= 0)")
+    new.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="the battle's seed, to rerun an earlier battle (default: random, 63 bits)",
+    )
     new.add_argument(
         "--seats",
         type=lambda t: _count(t, 1, 6, "--seats"),
@@ -83,13 +103,31 @@ def add_class_commands(subparsers: argparse._SubParsersAction) -> argparse.Argum
     new.add_argument(
         "--different-seeds",
         action="store_true",
-        help="give team i the seed S+i-1 instead of the same battle for every team",
+        help="a different battle per team: its own random seed (or S+i-1 with --seed S)",
     )
     new.add_argument("--name", default="", help="a name for the class")
     new.add_argument("--easier", action="store_true", help='the "easier game" scoring')
     new.add_argument("--message-mode", choices=MESSAGE_MODES, default="free")
     new.add_argument(
         "--message-limit", type=_limit, default=None, help="written messages per seat per turn"
+    )
+    new.add_argument(
+        "--enemy-player",
+        action="store_true",
+        help="CA p.7: a student commands the defenders (a 'defender' seat beside the "
+        "attackers'; --seats 1 makes it a two-player game); needs `hexclass serve`'s referee",
+    )
+    new.add_argument(
+        "--handicap",
+        type=lambda t: _count(t, 0, 40, "--handicap"),
+        default=0,
+        help="with --enemy-player: bonus points the attackers add to their score (0)",
+    )
+    new.add_argument(
+        "--bid",
+        action="store_true",
+        help="with --enemy-player --seats 1: the two players bid for the defenders "
+        "(seats player1 and player2; the higher bid defends and sets the handicap)",
     )
     _common(new)
     new.set_defaults(run=_run_new, parser=new)
@@ -103,6 +141,10 @@ def add_class_commands(subparsers: argparse._SubParsersAction) -> argparse.Argum
     )
     _common(links)
     links.set_defaults(run=_run_links, parser=links)
+
+    from .migrate import add_migrate_command
+
+    add_migrate_command(sub)
     return group
 
 
@@ -110,6 +152,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", default=None, help=STORE_HELP)
     p.add_argument("--base-url", type=_url, default=DEFAULT_BASE_URL, help="where Voila serves")
     p.add_argument("--json", action="store_true", help="print JSON instead of a list")
+    p.add_argument(
+        "--handouts",
+        type=pathlib.Path,
+        default=None,
+        metavar="DIR",
+        help="also write team-N.txt (one team's links) and students.txt (one line a student)",
+    )
 
 
 def _no_subcommand(group: argparse.ArgumentParser) -> int:
@@ -118,17 +167,18 @@ def _no_subcommand(group: argparse.ArgumentParser) -> int:
 
 
 def _open(args):
-    path = args.store or default_store_path()
+    where = args.store or default_location()
     try:
-        return open_store(path)
-    except (OSError, sqlite3.Error, StoreError) as exc:
-        args.parser.error(f"--store: cannot open {path}: {exc}")
+        return open_store(where)
+    except (OSError, ValueError, sqlite3.Error, StoreError) as exc:
+        args.parser.error(f"--store: cannot open {describe(where)}: {exc}")
 
 
 def _run_new(args: argparse.Namespace) -> int:
     settings = ClassSettings(args.message_mode, args.message_limit)
     if args.message_limit is not None and args.message_mode != "written":
         args.parser.error("--message-limit applies only with --message-mode written")
+    seats, options = _table(args)
     store = _open(args)
     try:
         links = create_class(
@@ -136,18 +186,49 @@ def _run_new(args: argparse.Namespace) -> int:
             args.teams,
             args.seed,
             different_seeds=args.different_seeds,
-            seats=args.seats,
-            options=Options(easier_game=args.easier),
+            seats=seats,
+            options=options,
             name=args.name,
             settings=settings,
             base_url=args.base_url,
         )
     except ValueError as exc:
         args.parser.error(str(exc))
+    except (StoreError, sqlite3.Error) as exc:  # read-only, full, damaged, locked
+        return _store_failed(args, store, exc)
     finally:
         store.close()
-    _print(links, args.json)
+    _print(links, args)
     return 0
+
+
+def _store_failed(args, store, exc) -> int:
+    """A store fault in plain words with its file, and exit status 1 (no traceback)."""
+    if not isinstance(exc, StoreError):
+        from .sqlite_store import store_fault
+
+        exc = store_fault(exc, getattr(store, "path", args.store))
+    sys.stderr.write(f"{args.parser.prog}: error: {exc}\n")
+    return 1
+
+
+def _table(args: argparse.Namespace):
+    """The seats and options ``class new`` asks for (CA p.7's enemy player included)."""
+    if not args.enemy_player:
+        if args.bid or args.handicap:
+            args.parser.error("--bid and --handicap need --enemy-player")
+        return args.seats, Options(easier_game=args.easier)
+    if args.bid and (args.seats != 1 or args.handicap):
+        args.parser.error("--bid is for --seats 1 (two players) and sets the handicap itself")
+    layout = enemy_player_layout(args.seats, bidding=args.bid)
+    options = Options(
+        easier_game=args.easier,
+        auto_decisions=args.seats == 1,
+        enemy_player=True,
+        handicap=args.handicap,
+        bidding=args.bid,
+    )
+    return layout, options
 
 
 def _run_links(args: argparse.Namespace) -> int:
@@ -156,17 +237,30 @@ def _run_links(args: argparse.Namespace) -> int:
         links = class_links(store, args.class_id, args.base_url)
     except KeyError:
         args.parser.error(f"--class: there is no class {args.class_id} in {store.path}")
+    except (StoreError, sqlite3.Error) as exc:
+        return _store_failed(args, store, exc)
     finally:
         store.close()
-    _print(links, args.json)
+    _print(links, args)
     return 0
 
 
-def _print(links, as_json: bool) -> None:
-    if as_json:
+def _print(links, args) -> None:
+    if args.handouts is not None:
+        try:
+            written = write_handouts(links, args.handouts)
+        except OSError as exc:
+            args.parser.error(f"--handouts: cannot write to {args.handouts}: {exc}")
+    if args.json:
         text = json.dumps(links.to_json(), indent=2) + "\n"
     else:
-        text = f"{links.as_text()}\n\nStore: {links.store}\n"
+        text = (
+            f"{links.instructor_text()}\nStore: {links.store}\n\n"
+            "=== Team handouts (give each team only its own) ===\n\n"
+            f"{links.as_text()}\n"
+        )
+        if args.handouts is not None:
+            text += f"\nHandouts written: {', '.join(str(p) for p in written)}\n"
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -174,4 +268,18 @@ def _print(links, as_json: bool) -> None:
         sys.stdout = None  # type: ignore[assignment]
 
 
-__all__ = ["add_class_commands"]
+def write_handouts(links, folder: pathlib.Path) -> list[pathlib.Path]:
+    """``team-N.txt`` per team and ``students.txt`` (one tab-separated line a student)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for t in links.teams:
+        path = folder / f"class{links.class_id}-team-{t.team}.txt"
+        path.write_text(links.team_handout(t.team) + "\n")
+        written.append(path)
+    path = folder / f"class{links.class_id}-students.txt"
+    path.write_text("\n".join(links.student_lines()) + "\n")
+    written.append(path)
+    return written
+
+
+__all__ = ["add_class_commands", "write_handouts"]

@@ -1,13 +1,25 @@
-"""The debrief: tables comparing the teams of a class, their plots and exports.
+"""The debrief: how each team fought, in tables, plots and exports.
 
-:class:`Debrief` replays every team's log once and builds pandas tables:
+:class:`Debrief` walks every team's :class:`~.live.LiveGame` once and builds pandas
+tables:
 
-* ``teams``: one row per team (score, result, turns, actions, losses, time);
-* ``turns``: one row per team and turn (scores at the turn's end, losses track,
-  platoons broken, actions, messages and seconds spent);
+* ``teams``: one row per team (score, result, turns, actions, losses, time) with its
+  fire record: fires taken, the mean pin odds they were taken at (judgement), expected
+  against actual pins and breaks (luck: actual minus expected);
+* ``turns``: one row per team and turn (scores at the turn's end, losses track, losses
+  and platoons broken *in* that turn, actions, messages and seconds spent);
+* ``fires``: every friendly fire: turn, seat, firers, target, the engine's odds of a pin
+  and of a break when it was taken, and what came of it;
+* ``activity``: per team, turn and seat: actions taken, requests to the commander, and
+  whether the seat acted or waited that turn;
 * ``seats``: actions and messages per team and seat;
-* ``actions``: every accepted action with its seat, turn, phase and time;
+* ``actions``: every accepted action with its seat, unit, target, odds, turn, phase, time;
 * ``messages``: every team message.
+
+:meth:`Debrief.at_turn` puts the teams side by side at a chosen turn; the ``plot_*``
+methods draw what an instructor would rather look at than read. CSV exports are safe
+to open in a spreadsheet: a text cell starting with ``= + - @``, a tab or a carriage
+return is written with a leading ``'`` so it is never run as a formula.
 
 Scores come in two forms (see :mod:`.views`): ``score_known`` counts only what the
 team could see, ``score_projected`` runs the end-of-game reveal on a copy.
@@ -18,17 +30,19 @@ from __future__ import annotations
 import json
 import pathlib
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import pandas as pd
 
-from classroom.combined_arms.engine import apply
-from classroom.combined_arms.game import record
+from classroom.combined_arms.fire import fire_odds
 
-from .store import ClassStore, GameInfo, LoggedAction, Message, initial_state
+from .live import LiveGame
+from .store import ClassStore, GameInfo, Message, Request
 from .views import known_score, projected_score
 
-TABLES = ("teams", "turns", "seats", "actions", "messages")
+TABLES = ("teams", "turns", "fires", "activity", "seats", "actions", "messages", "deployment")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may run as a formula
 
 
 @dataclass
@@ -51,28 +65,102 @@ class Debrief:
         records = {}
         for g in games:
             msgs = store.messages(g.id)
-            final = _team_rows(g, store.actions(g.id), msgs, rows)
-            records[g.team] = record(final)
+            reqs = store.requests(g.id, open_only=False)
+            live = store.live_game(g.id)
+            _team_rows(g, live, msgs, reqs, rows)
+            records[g.team] = live.record()  # the game as a replayable save
         tables = {name: pd.DataFrame(rows[name], columns=_COLUMNS[name]) for name in TABLES}
         return cls(class_id, tables, records)
+
+    def exported(self):
+        """(name, table) for the exports: the deployment only for enemy-player games."""
+        for name, df in self.tables.items():
+            if name != "deployment" or not df.empty:
+                yield name, df
 
     def export_csv(self, directory: str | pathlib.Path) -> list[pathlib.Path]:
         """Write one CSV per table into ``directory``; returns the paths."""
         out = pathlib.Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         paths = []
-        for name, df in self.tables.items():
+        for name, df in self.exported():
             p = out / f"class{self.class_id}-{name}.csv"
-            df.to_csv(p, index=False)
+            spreadsheet_safe(df).to_csv(p, index=False)
             paths.append(p)
         return paths
+
+    def at_turn(self, turn: int) -> pd.DataFrame:
+        """The teams side by side at the end of ``turn`` (a team not there yet: its last turn).
+
+        One column per team, one row per measure.
+        """
+        turns = self.tables["turns"]
+        measures = [c for c in turns.columns if c not in ("team", "game_id")]
+        cols = {}
+        for team in self.tables["teams"]["team"]:
+            upto = turns[(turns["team"] == team) & (turns["turn"] <= turn)]
+            # a team with no turn played yet shows an empty column
+            row = upto.iloc[-1][measures] if len(upto) else pd.Series(index=measures, dtype=float)
+            cols[f"team {team}"] = row
+        return pd.DataFrame(cols, index=measures)
+
+    def plot_luck(self, ax=None):
+        """Per team: pins and breaks expected from the odds taken against those obtained."""
+        ax = ax or _axes()
+        teams = self.tables["teams"]
+        x = range(len(teams))
+        w = 0.2
+        bars = (
+            ("expected_pins", "pins expected", -1.5, 0.45),
+            ("pins", "pins obtained", -0.5, 1.0),
+            ("expected_breaks", "breaks expected", 0.5, 0.45),
+            ("breaks", "breaks obtained", 1.5, 1.0),
+        )
+        for col, label, off, alpha in bars:
+            ax.bar([i + off * w for i in x], teams[col], w, label=label, alpha=alpha)
+        ax.set_xticks(list(x), [f"team {t}" for t in teams["team"]])
+        ax.set_title("fire: expected from the odds taken vs obtained", fontsize=10)
+        ax.legend(fontsize=8)
+        return ax
+
+    def plot_losses(self, ax=None):
+        """Losses suffered in each turn, a bar group per turn, a colour per team."""
+        ax = ax or _axes()
+        turns = self.tables["turns"]
+        teams = sorted(turns["team"].unique())
+        w = 0.8 / max(1, len(teams))
+        for i, team in enumerate(teams):
+            df = turns[turns["team"] == team]
+            ax.bar(df["turn"] + (i - (len(teams) - 1) / 2) * w, df["losses_in_turn"], w,
+                   label=f"team {team}")  # fmt: skip
+        ax.set_xlabel("turn")
+        ax.set_ylabel("losses")
+        ax.set_title("losses suffered per turn", fontsize=10)
+        if teams:
+            ax.legend(fontsize=8)
+        return ax
+
+    def plot_activity(self, team: int, ax=None):
+        """Who acted (dark) and who waited (light) in each turn, for one team."""
+        ax = ax or _axes()
+        act = self.tables["activity"]
+        df = act[act["team"] == team].pivot(index="seat", columns="turn", values="actions")
+        if df.empty:
+            ax.set_title(f"team {team}: no turn played yet", fontsize=10)
+            return ax
+        ax.imshow(df.fillna(0).to_numpy(), aspect="auto", cmap="Blues")
+        ax.set_yticks(range(len(df.index)), list(df.index))
+        ax.set_xticks(range(len(df.columns)), [str(c) for c in df.columns])
+        ax.set_xlabel("turn")
+        ax.set_title(f"team {team}: actions per seat and turn (white: waited)", fontsize=10)
+        return ax
 
     def to_json(self) -> dict[str, Any]:
         """Every table as a list of rows, and every game's record (replayable)."""
         return {
             "class_id": self.class_id,
             "tables": {
-                name: json.loads(df.to_json(orient="records")) for name, df in self.tables.items()
+                name: json.loads(df.to_json(orient="records")) for name, df in self.exported()
             },
             "games": {str(team): rec for team, rec in self.records.items()},
         }
@@ -104,50 +192,89 @@ _COLUMNS = {
     "teams": [
         "team", "game_id", "seed", "status", "turn", "over", "won", "score_known",
         "score_projected", "actions", "messages", "friendly_broken", "enemy_broken",
-        "exploited", "seconds",
+        "exploited", "seconds", "fires", "mean_pin_odds", "expected_pins", "pins",
+        "pin_luck", "expected_breaks", "breaks", "break_luck",
     ],
     "turns": [
         "team", "game_id", "turn", "score_known", "score_projected", "losses", "ammo",
         "friendly_broken", "enemy_broken", "exploited", "actions", "messages", "seconds",
+        "losses_in_turn", "broken_in_turn",
     ],
+    "fires": [
+        "team", "game_id", "version", "turn", "seat", "firers", "target", "adjacent",
+        "pin_odds", "break_odds", "pinned", "broken",
+    ],
+    "activity": ["team", "game_id", "turn", "seat", "actions", "requests", "acted"],
     "seats": ["team", "game_id", "seat", "actions", "messages"],
-    "actions": ["team", "game_id", "version", "seat", "type", "turn", "phase", "at", "elapsed"],
+    "actions": [
+        "team", "game_id", "version", "seat", "type", "unit", "target", "odds", "turn", "phase",
+        "at", "elapsed",
+    ],
     "messages": ["team", "game_id", "id", "seat", "turn", "text", "at"],
+    "deployment": [
+        "team", "game_id", "defender", "handicap", "force_roll", "real_platoons", "real_atgs",
+        "never_revealed",
+    ],
 }  # fmt: skip
 
 
-def _team_rows(g: GameInfo, log: list[LoggedAction], msgs: list[Message], rows: dict[str, list]):
-    """Replay one game, appending its rows to every table; returns the final state."""
-    state = initial_state(g)
+def _team_rows(
+    g: GameInfo,
+    live: LiveGame,
+    msgs: list[Message],
+    reqs: list[Request],
+    rows: dict[str, list],
+):
+    """Walk one game's live replay, appending its rows to every table; returns the final state."""
+    log = list(live.log)
+    walk = live.walk(len(log))
+    _, state = next(walk)
     start = log[0].at if log else g.created
     turn_start, turn_actions = start, 0
     base = {"team": g.team, "game_id": g.id}
+    fires: list[dict[str, Any]] = []
+    acted: dict[tuple[int, str], int] = {}
+    last_losses, last_broken = state.losses, len(state.broken_friendly())
     for step in log:
-        before = state.turn
-        apply(state, step.action)
+        before, first_event = state.turn, len(state.events)
+        next(walk)
+        new_events = state.events[first_event:]
         turn_actions += 1
-        rows["actions"].append(
-            {
-                **base,
-                "version": step.version,
-                "seat": step.seat,
-                "type": type(step.action).__name__,
-                "turn": step.turn,
-                "phase": step.phase,
-                "at": step.at,
-                "elapsed": step.at - start,
-            }
-        )
+        acted[(step.turn, step.seat)] = acted.get((step.turn, step.seat), 0) + 1
+        step_fires = [
+            _fire_row(base, live, step, e, new_events) for e in new_events if e.kind == "fire"
+        ]
+        fires.extend(step_fires)
+        rows["actions"].append(_action_row(base, state, step, step_fires, start))
         if state.turn != before or state.over:
-            rows["turns"].append(
-                _turn_row(base, state, before, turn_actions, msgs, step.at - turn_start)
-            )
+            row = _turn_row(base, state, before, turn_actions, msgs, step.at - turn_start)
+            row["losses_in_turn"] = state.losses - last_losses
+            row["broken_in_turn"] = len(state.broken_friendly()) - last_broken
+            last_losses, last_broken = state.losses, len(state.broken_friendly())
+            rows["turns"].append(row)
             turn_start, turn_actions = step.at, 0
     if turn_actions and not state.over:  # the turn in progress
         end = log[-1].at
-        rows["turns"].append(
-            _turn_row(base, state, state.turn, turn_actions, msgs, end - turn_start)
-        )
+        row = _turn_row(base, state, state.turn, turn_actions, msgs, end - turn_start)
+        row["losses_in_turn"] = state.losses - last_losses
+        row["broken_in_turn"] = len(state.broken_friendly()) - last_broken
+        rows["turns"].append(row)
+    rows["fires"].extend(fires)
+    first_turn, last_turn = (log[0].turn, log[-1].turn) if log else (1, 0)
+    for turn in range(first_turn, last_turn + 1):
+        for seat in g.layout.names:
+            n = acted.get((turn, seat), 0)
+            asked = sum(1 for r in reqs if r.turn == turn and r.seat == seat)
+            rows["activity"].append(
+                {
+                    **base,
+                    "turn": turn,
+                    "seat": seat,
+                    "actions": n,
+                    "requests": asked,
+                    "acted": n > 0,
+                }  # fmt: skip
+            )
     for seat in g.layout.names:
         rows["seats"].append(
             {
@@ -161,8 +288,109 @@ def _team_rows(g: GameInfo, log: list[LoggedAction], msgs: list[Message], rows: 
         rows["messages"].append(
             {**base, "id": m.id, "seat": m.seat, "turn": m.turn, "text": m.text, "at": m.at}
         )
-    rows["teams"].append(_team_row(base, g, state, log, msgs, start))
+    rows["teams"].append(_team_row(base, g, state, log, msgs, start, fires))
+    if state.secret is not None and state.over:  # CA p.7: shown once the game is over
+        rows["deployment"].append(_deployment_row(base, state))
     return state
+
+
+def _deployment_row(base, state) -> dict[str, Any]:
+    """The enemy player's secret set-up, for the debrief after the game (CA p.7)."""
+    label = state.label
+    defender = next(s.name for s in state.seats.values() if "defender" in s.powers)
+    during_play = {
+        e.data.get("target")
+        for e in state.events
+        if e.kind == "reveal" and "end of the game" not in e.text
+    }
+    return {
+        **base,
+        "defender": defender,
+        "handicap": state.options.handicap,
+        "force_roll": ", ".join(f"{a}-{b}" for a, b in state.forces.rolls),
+        "real_platoons": " ".join(sorted(label(h) for h in state.secret.platoons)),
+        "real_atgs": " ".join(sorted(label(h) for h in state.secret.atgs)),
+        "never_revealed": " ".join(
+            sorted(label(h) for h in state.secret.platoons if h not in during_play)
+        ),
+    }
+
+
+def _fire_row(base, live: LiveGame, step, event, new_events) -> dict[str, Any]:
+    """One friendly fire: the engine's odds when it was taken (CA "Fire Attacks") and its result.
+
+    The odds are the engine's :func:`~classroom.combined_arms.fire.fire_odds` on the state
+    just before the action that rolled it; a break is possible only when every firer is
+    adjacent.
+    """
+    target, firers = tuple(event.data["target"]), tuple(event.data["firers"])
+    before = live.at(step.version - 1)
+    odds = fire_odds(before, target, list(firers))
+    rolls = [
+        e for e in new_events if e.kind == "roll" and e.data.get("purpose") == "friendly fire"
+        and tuple(e.data.get("target") or ()) == target
+    ]  # fmt: skip
+    outcomes = [o for e in rolls for o in e.data.get("outcome", [])]
+    return {
+        **base,
+        "version": step.version,
+        "turn": step.turn,
+        "seat": step.seat,
+        "firers": ", ".join(firers),
+        "target": before.label(target),
+        "adjacent": odds.all_adjacent,
+        "pin_odds": round(float(odds.pin), 4),
+        "break_odds": round(float(odds.break_atg if odds.all_adjacent else Fraction(0)), 4),
+        "pinned": any(o == "target pinned" for o in outcomes),
+        "broken": any(o.endswith("broken") for o in outcomes),
+    }
+
+
+def _action_row(base, state, step, step_fires, start: float) -> dict[str, Any]:
+    """An action with the unit it moved or the firers, the target hex and the odds taken."""
+    a = step.action
+    unit = (
+        getattr(a, "unit", None)
+        or ", ".join(getattr(a, "firers", ()) or ())
+        or getattr(a, "spotter", None)
+    )
+    where = getattr(a, "to", None) or getattr(a, "target", None)
+    odds = f"pin {step_fires[0]['pin_odds']:.0%}" if step_fires else None
+    return {
+        **base,
+        "version": step.version,
+        "seat": step.seat,
+        "type": type(a).__name__,
+        "unit": unit,
+        "target": None if where is None else state.label(tuple(where)),
+        "odds": odds,
+        "turn": step.turn,
+        "phase": step.phase,
+        "at": step.at,
+        "elapsed": step.at - start,
+    }
+
+
+def spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy whose text cells cannot run as spreadsheet formulas (leading ``'`` added)."""
+    out = df.copy()
+    for col in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[col]):  # object or string columns
+            out[col] = out[col].map(_safe_cell).astype(object)
+    return out
+
+
+def _safe_cell(v):
+    if isinstance(v, str) and v.startswith(FORMULA_STARTS):
+        return "'" + v
+    return v
+
+
+def _axes():
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(6, 3.5))
+    return ax
 
 
 def _turn_row(base, state, turn: int, actions: int, msgs, seconds: float) -> dict[str, Any]:
@@ -182,7 +410,11 @@ def _turn_row(base, state, turn: int, actions: int, msgs, seconds: float) -> dic
     }
 
 
-def _team_row(base, g: GameInfo, state, log, msgs, start: float) -> dict[str, Any]:
+def _team_row(base, g: GameInfo, state, log, msgs, start: float, fires) -> dict[str, Any]:
+    expected_pins = sum(f["pin_odds"] for f in fires)
+    expected_breaks = sum(f["break_odds"] for f in fires)
+    pins = sum(1 for f in fires if f["pinned"])
+    breaks = sum(1 for f in fires if f["broken"])
     return {
         **base,
         "seed": g.seed,
@@ -198,7 +430,15 @@ def _team_row(base, g: GameInfo, state, log, msgs, start: float) -> dict[str, An
         "enemy_broken": state.enemy_platoons_broken,
         "exploited": len(state.exploited()),
         "seconds": round((log[-1].at - start) if log else 0.0, 3),
+        "fires": len(fires),
+        "mean_pin_odds": round(expected_pins / len(fires), 4) if fires else None,
+        "expected_pins": round(expected_pins, 3),
+        "pins": pins,
+        "pin_luck": round(pins - expected_pins, 3),
+        "expected_breaks": round(expected_breaks, 3),
+        "breaks": breaks,
+        "break_luck": round(breaks - expected_breaks, 3),
     }
 
 
-__all__ = ["Debrief", "TABLES"]
+__all__ = ["Debrief", "FORMULA_STARTS", "TABLES", "spreadsheet_safe"]

@@ -1,6 +1,8 @@
 """Following a game from a page: poll a cheap change counter, replay only what is new.
 
-A :class:`GameFollower` keeps its own replayed state on its own store connection.
+A :class:`GameFollower` reads on its own store connection but shares the store's
+:class:`~.live.LiveGame` (one game per kernel): what the store's ``submit`` applied is
+not applied again, and comes back to the page in the submit's own update.
 :meth:`GameFollower.poll` first asks the store's change token (``PRAGMA data_version``
 for SQLite: a few microseconds, no lock); only when it moved does it read the game row,
 apply the new actions (at most ``max_actions`` per call, so a timer callback never
@@ -20,59 +22,24 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from classroom.combined_arms.engine import apply
-from classroom.combined_arms.reasons import IllegalAction
-from classroom.combined_arms.state import Event, GameState
+from classroom.combined_arms.state import GameState
 
+from .live import LiveGame, Update
 from .store import (
     ClassSettings,
     ClassStore,
     GameInfo,
     GameStore,
-    LoggedAction,
     Message,
     Request,
     StoreError,
-    initial_state,
 )
 from .views import TeamSummary, team_summary
 
 MAX_ACTIONS_PER_POLL = 500
 PRESENCE_EVERY = 2.0
-
-
-@dataclass
-class Update:
-    """What one poll found; falsy when nothing changed (nothing to redraw)."""
-
-    version: int
-    actions: list[LoggedAction] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    status: str | None = None  # the new effective status, when it changed
-    messages: list[Message] = field(default_factory=list)
-    requests: list[Request] | None = None  # the open queue, when it changed
-    ready: frozenset[str] | None = None  # when it changed
-    connected: frozenset[str] | None = None  # when it changed
-    settings: ClassSettings | None = None  # when the instructor changed them
-    more: bool = False  # more actions wait; poll again soon
-
-    def __bool__(self) -> bool:
-        return bool(
-            self.actions
-            or self.messages
-            or self.more
-            or any(
-                x is not None
-                for x in (self.status, self.requests, self.ready, self.connected, self.settings)
-            )
-        )
-
-    @property
-    def board_changed(self) -> bool:
-        return bool(self.actions)
 
 
 class GameFollower:
@@ -84,6 +51,7 @@ class GameFollower:
         game_id: int,
         *,
         reader: GameStore | None = None,
+        live: LiveGame | None = None,
         max_actions: int = MAX_ACTIONS_PER_POLL,
         presence_every: float = PRESENCE_EVERY,
     ) -> None:
@@ -98,8 +66,10 @@ class GameFollower:
             self.close()
             raise KeyError(f"there is no game {game_id}")
         self.info: GameInfo = info
-        self.state: GameState = initial_state(info)
-        self.version = 0
+        # the kernel's one copy of the game: the store's, shared (pinned in its cache)
+        self.live: LiveGame = (
+            live if live is not None else store.live_game(game_id, pin=True, catch_up=False)
+        )
         self.messages: list[Message] = []
         self.requests: list[Request] = []
         self.ready: frozenset[str] = frozenset()
@@ -113,6 +83,14 @@ class GameFollower:
             pass
 
     @property
+    def state(self) -> GameState:
+        return self.live.state
+
+    @property
+    def version(self) -> int:
+        return self.live.version
+
+    @property
     def status(self) -> str:
         return self.info.effective_status
 
@@ -120,7 +98,7 @@ class GameFollower:
         """Bring the local copy up to date; returns what changed (falsy if nothing)."""
         with self.lock:
             now = time.monotonic()
-            token = self._reader.change_token()
+            token = self._reader.change_token(self.game_id)
             presence_due = now - self._presence_at >= self.presence_every
             changed = force or self._more or token != self._token
             update = Update(self.version)
@@ -136,55 +114,60 @@ class GameFollower:
             update.version = self.version
             return update
 
+    def wait_for_change(self, timeout: float) -> None:
+        """Sleep up to ``timeout`` seconds, or less if the store pushes a change of this game
+        (PostgreSQL's LISTEN/NOTIFY); a store that cannot push just sleeps."""
+        wait = getattr(self._reader, "wait_for_change", None)
+        if wait is None or self._token is None:
+            time.sleep(timeout)
+        else:
+            wait(self._token, timeout)
+
     def _refresh(self, update: Update) -> None:
-        info = self._reader.game(self.game_id)
+        # a store that can read everything below in one round trip (PostgreSQL) does
+        snapshot = getattr(self._reader, "follower_snapshot", None)
+        if snapshot is not None:
+            last = self.messages[-1].id if self.messages else 0
+            r = snapshot(self.game_id, self.version, last, self.max_actions)
+        else:
+            r = self._reader
+        info = r.game(self.game_id)
         if info is None:
             raise StoreError(f"game {self.game_id} has disappeared from the store")
         if info.revision == self._revision and not self._more:
             return
         if info.version > self.version:
-            self._apply_new(update)
+            self._apply_new(update, r)
         self._more = self.version < info.version
         update.more = self._more
         if info.effective_status != self.info.effective_status:
             update.status = info.effective_status
         self.info = info
-        self._refresh_side(update)
+        self._refresh_side(update, r)
         if not self._more:
             self._revision = info.revision
 
-    def _apply_new(self, update: Update) -> None:
-        logged = self._reader.actions(self.game_id, after=self.version, limit=self.max_actions)
-        first_event = len(self.state.events)
-        for entry in logged:
-            if entry.version != self.version + 1:
-                raise StoreError(
-                    f"game {self.game_id}: the log jumps from {self.version} to {entry.version}"
-                )
-            try:
-                apply(self.state, entry.action)
-            except IllegalAction as exc:
-                raise StoreError(
-                    f"game {self.game_id} v{entry.version} does not replay: {exc}"
-                ) from None
-            self.version = entry.version
-        update.actions = logged
-        update.events = self.state.events[first_event:]
+    def _apply_new(self, update: Update, r=None) -> None:
+        r = self._reader if r is None else r
+        logged = r.actions(self.game_id, after=self.version, limit=self.max_actions)
+        fed = self.live.feed(logged)  # skips what the store's submit already applied
+        update.actions, update.events = fed.actions, fed.events
 
-    def _refresh_side(self, update: Update) -> None:
+    def _refresh_side(self, update: Update, r=None) -> None:
         """Messages, the request queue, ready flags and the class's message rules."""
+        r = self._reader if r is None else r
         last = self.messages[-1].id if self.messages else 0
-        new = self._reader.messages(self.game_id, after_id=last)
+        new = r.messages(self.game_id, after_id=last)
         if new:
             self.messages.extend(new)
             update.messages = new
-        requests = self._reader.requests(self.game_id)
+        requests = r.requests(self.game_id)
         if requests != self.requests:
             self.requests = update.requests = requests
-        ready = self._reader.ready(self.game_id)
+        ready = r.ready(self.game_id)
         if ready != self.ready:
             self.ready = update.ready = ready
-        class_info = getattr(self._reader, "class_info", None)
+        class_info = getattr(r, "class_info", None)
         if class_info is not None:
             c = class_info(self.info.class_id)
             if c is not None and c.settings != self.settings:
@@ -212,7 +195,12 @@ class ClassFollower:
         if not games:
             self._reader.close()
             raise KeyError(f"there is no class {class_id} (or it has no games)")
-        self.followers = {g.id: GameFollower(store, g.id, reader=self._reader) for g in games}
+        self.followers = {
+            g.id: GameFollower(
+                store, g.id, reader=self._reader, live=store.live_game(g.id, pin=True)
+            )
+            for g in games
+        }
         self.summaries: dict[int, TeamSummary] = {}
         for gid in self.followers:
             self._summarise(gid)
@@ -288,7 +276,11 @@ class FollowLoop:
             except Exception as exc:  # keep following; the page shows the error
                 self.errors.append(exc)
                 del self.errors[:-20]
-            self._stop.wait(self.interval)
+            wait = getattr(self.follower, "wait_for_change", None)
+            if wait is None:
+                self._stop.wait(self.interval)
+            else:
+                wait(self.interval)  # woken at once by a pushed change
 
 
 __all__ = ["ClassFollower", "FollowLoop", "GameFollower", "Update"]

@@ -1,7 +1,9 @@
 """Step through a finished (or running) team game, action by action.
 
-A :class:`GameReplay` reads the log once and keeps a copy of the state every
-``every`` versions, so jumping to any version replays at most ``every`` actions.
+A :class:`GameReplay` is a window on the process's :class:`~.live.LiveGame`: the same
+log, the same checkpoints (a copy every 25 versions, so any version is at most 25
+actions away). It follows the live game: when a follower (the console's) catches the
+live game up, the replay grows with it; :meth:`GameReplay.refresh` catches up itself.
 
 >>> import tempfile, os
 >>> from classroom.combined_arms import EndPhase
@@ -24,39 +26,42 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from classroom.combined_arms.engine import apply
 from classroom.combined_arms.state import GameState
 
-from .store import GameInfo, GameStore, LoggedAction, initial_state
+from .live import LiveGame
+from .store import GameInfo, GameStore, LoggedAction
 from .views import seat_view
 
 
 class GameReplay:
     """A team game's log with random access to the state after any action."""
 
-    def __init__(self, store: GameStore, game_id: int, every: int = 25) -> None:
+    def __init__(self, store: GameStore, game_id: int, live: LiveGame | None = None) -> None:
         info = store.game(game_id)
         if info is None:
             raise KeyError(f"there is no game {game_id}")
+        self.store = store
         self.info: GameInfo = info
-        self.steps: list[LoggedAction] = store.actions(game_id)
-        self.every = max(1, every)
-        self._checkpoints: dict[int, GameState] = {0: initial_state(info)}
+        self.live = live if live is not None else store.live_game(game_id)
+
+    @property
+    def steps(self) -> list[LoggedAction]:
+        return self.live.log
 
     def __len__(self) -> int:
-        return len(self.steps)
+        return len(self.live)
+
+    def refresh(self) -> int:
+        """Catch the live game up with the store; returns the number of versions now."""
+        self.store.live_game(self.info.id)
+        info = self.store.game(self.info.id)
+        if info is not None:
+            self.info = info
+        return len(self)
 
     def state_at(self, version: int) -> GameState:
         """A fresh copy of the state after ``version`` actions (0: the start)."""
-        if not 0 <= version <= len(self.steps):
-            raise ValueError(f"version: expected 0 to {len(self.steps)}, got {version}")
-        base = max(v for v in self._checkpoints if v <= version)
-        state = self._checkpoints[base].copy()
-        for v in range(base, version):
-            apply(state, self.steps[v].action)
-            if (v + 1) % self.every == 0 and (v + 1) not in self._checkpoints:
-                self._checkpoints[v + 1] = state.copy()
-        return state
+        return self.live.at(version)
 
     def walk(self) -> Iterator[tuple[LoggedAction | None, GameState]]:
         """``(step, state)`` from the start (step None) to the end, one live state.
@@ -64,15 +69,18 @@ class GameReplay:
         The same state object is yielded each time, already changed by ``step``; copy
         it to keep one.
         """
-        state = initial_state(self.info)
-        yield None, state
-        for step in self.steps:
-            apply(state, step.action)
-            yield step, state
+        return self.live.walk()
 
     def views_at(self, version: int) -> dict[str, dict[str, Any]]:
         """Every seat's view after ``version`` actions."""
         state = self.state_at(version)
+        if state.options.enemy_player:  # CA p.7: each seat as it saw the game
+            from classroom.combined_arms.public import seat_copy
+
+            return {
+                s: seat_view(seat_copy(state, s), s, self.info.layout)
+                for s in self.info.layout.names
+            }
         return {s: seat_view(state, s, self.info.layout) for s in self.info.layout.names}
 
     def describe(self, version: int) -> str:

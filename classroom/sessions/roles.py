@@ -56,9 +56,14 @@ COMMANDS: dict[str, Command] = {
         Command("F", "F Company (F1-F3)", "#9467bd", ("F1", "F2", "F3")),
         Command("support", "MMGs and mortars (M1, M2)", "#ff7f0e", MMG_IDS, ("mortars",)),
         Command("command", "Overall command", "#7f7f7f", (), ("command",)),
+        # CA p.7 "Enemy Player Variant": a person commands the defenders; in the
+        # two-player game both players first bid for that command
+        Command("defender", "The defenders (enemy player)", "#8c564b", (), ("defender",)),
+        Command("bidder", "Bidding for the defenders", "#17becf", (), ("bid",)),
     )
 }
 COMMAND_ORDER = tuple(COMMANDS)
+ATTACK = ("armour", "D", "E", "F", "support", "command")  # every attacking table covers these
 
 # Sensible groupings when fewer than five play. The overall commander keeps the
 # support weapons (CA p.7) and, where possible, the lightest load of platoons so that
@@ -190,7 +195,7 @@ def make_seat(
     cmds = tuple(sorted(cmds, key=COMMAND_ORDER.index))
     if cmds == ("command",):
         default_name = "commander"
-    elif cmds == COMMAND_ORDER:
+    elif cmds == ATTACK:
         default_name = "all"
     else:
         default_name = "+".join(c for c in cmds if c != "command")
@@ -213,10 +218,12 @@ def _check_cover(groups: Sequence[Sequence[str]]) -> None:
                 raise LayoutError(
                     f"unknown command {c!r}; expected some of {', '.join(COMMAND_ORDER)}"
                 )
-            if c in seen:
+            if c in seen and c != "bidder":  # every bidder is a seat of its own
                 raise LayoutError(f"command {c!r} is on seats {seen[c] + 1} and {i + 1}")
             seen[c] = i
-    missing = [c for c in COMMAND_ORDER if c not in seen]
+    if seen and set(seen) == {"bidder"}:
+        return  # CA p.7: two players bid; the engine hands out the sides afterwards
+    missing = [c for c in ATTACK if c not in seen]
     if missing:
         raise LayoutError(f"no seat holds {', '.join(missing)}; every command needs a seat")
 
@@ -258,6 +265,20 @@ def default_layout(players: int) -> Layout:
     return merged_layout(DEFAULT_GROUPS[players])
 
 
+def enemy_player_layout(attackers: int = 1, bidding: bool = False) -> Layout:
+    """CA p.7: ``attackers`` seats (1-6) against a ``defender`` seat; or, with ``bidding``,
+    two players who bid for the defenders (``player1``, ``player2``)."""
+    if bidding:
+        if attackers != 1:
+            raise LayoutError("bidding is for the two-player game: one attacker, one defender")
+        return Layout(tuple(make_seat(["bidder"], f"player{i}") for i in (1, 2)))
+    attack = default_layout(attackers)
+    names = [s.name for s in attack.seats]
+    if "defender" in names:
+        raise LayoutError("a seat is already called 'defender'")
+    return Layout((*attack.seats, make_seat(["defender"], "defender")))
+
+
 def layout_for(seats: int | Layout | Sequence[Sequence[str]]) -> Layout:
     """A layout from a player count (1-6), a ready :class:`Layout`, or a custom grouping."""
     if isinstance(seats, Layout):
@@ -276,6 +297,7 @@ __all__ = [
     "LayoutError",
     "Seat",
     "default_layout",
+    "enemy_player_layout",
     "five_seat_layout",
     "layout_for",
     "make_seat",

@@ -17,8 +17,10 @@ classroom.sessions.session.AccessRefused: this is a seat link (team 1, seat 'D')
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pathlib
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,10 +28,10 @@ from typing import Any
 from classroom.combined_arms.engine import legal_actions
 from classroom.combined_arms.state import GameState, Options
 
+from . import policy
 from .follow import ClassFollower, GameFollower
 from .replay import GameReplay
 from .roles import Layout, Seat, layout_for
-from .sqlite_store import SQLiteStore
 from .store import (
     INSTRUCTOR,
     ClassSettings,
@@ -49,6 +51,7 @@ INSTRUCTOR_PAGE = "voila/render/classroom/pages/instructor.ipynb"
 STORE_ENV = "HEXCLASS_STORE"
 MAX_TEAMS = 60
 MAX_SEED = 2**63 - 1  # what an SQLite integer holds
+SEED_BITS = 63  # random seeds: secrets.randbits(63) <= MAX_SEED
 
 
 def default_store_path() -> pathlib.Path:
@@ -59,9 +62,13 @@ def default_store_path() -> pathlib.Path:
     return pathlib.Path.home() / ".hexclass" / "class.db"
 
 
-def open_store(path: str | os.PathLike | None = None) -> SQLiteStore:
-    """The class store at ``path`` (default :func:`default_store_path`), created if missing."""
-    return SQLiteStore(default_store_path() if path is None else path)
+def open_store(path: str | os.PathLike | None = None) -> ClassStore:
+    """The class store at ``path`` (default ``$HEXCLASS_STORE``, else
+    ``~/.hexclass/class.db``), created if missing: a file path or ``sqlite:///...`` opens
+    the SQLite store, a ``postgresql://...`` URL the PostgreSQL store (:mod:`.locate`)."""
+    from .locate import open_location
+
+    return open_location(path)
 
 
 def seat_url(token: str, base_url: str = DEFAULT_BASE_URL) -> str:
@@ -106,6 +113,7 @@ class ClassLinks:
     store: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """Every link as plain data (no seed: the instructor console alone shows seeds)."""
         return {
             "class_id": self.class_id,
             "name": self.name,
@@ -115,7 +123,6 @@ class ClassLinks:
                 {
                     "team": t.team,
                     "game_id": t.game_id,
-                    "seed": t.seed,
                     "seats": [
                         {
                             "seat": s.seat,
@@ -131,33 +138,69 @@ class ClassLinks:
             ],
         }
 
-    def as_text(self) -> str:
-        """A plain list to copy into a class chat or handout."""
+    def instructor_text(self) -> str:
+        """The instructor's own note: the console link (never part of a handout).
+
+        Seeds are not printed anywhere but on the instructor console.
+        """
+        return "\n".join(
+            [
+                f"Class {self.class_id}{f' ({self.name})' if self.name else ''}: "
+                f"{len(self.teams)} team(s)",
+                f"Instructor console (keep this link to yourself): {self.instructor_url}",
+            ]
+        )
+
+    def team_handout(self, team: int) -> str:
+        """One team's sheet: its seat links and nothing of the other teams or the console."""
+        t = next((t for t in self.teams if t.team == team), None)
+        if t is None:
+            raise KeyError(f"there is no team {team} in class {self.class_id}")
+        width = max(len(s.title) for s in t.seats)
         lines = [
-            f"Class {self.class_id}{f' ({self.name})' if self.name else ''}: "
-            f"{len(self.teams)} team(s)",
-            f"Instructor console: {self.instructor_url}",
+            f"Class {self.class_id}{f' ({self.name})' if self.name else ''}, team {t.team}: "
+            "each student opens only their own link",
+            *(f"  {s.title:<{width}}  {s.url}" for s in t.seats),
         ]
-        for t in self.teams:
-            lines.append("")
-            lines.append(f"Team {t.team} (seed {t.seed})")
-            width = max(len(s.title) for s in t.seats)
-            lines.extend(f"  {s.title:<{width}}  {s.url}" for s in t.seats)
         return "\n".join(lines)
+
+    def student_lines(self) -> list[str]:
+        """One line per student (team, seat, link), e.g. for a mail merge."""
+        return [f"Team {t.team}\t{s.title}\t{s.url}" for t in self.teams for s in t.seats]
+
+    def as_text(self) -> str:
+        """Every team's handout, one after the other (no console link, no seed)."""
+        return "\n\n".join(self.team_handout(t.team) for t in self.teams)
+
+
+def random_seed() -> int:
+    """A fresh seed of 63 random bits from the operating system (``secrets``).
+
+    A seed from a small range could be found by trying every value against the visible
+    board and then predict every later roll; 2**63 values cannot be tried.
+    """
+    return secrets.randbits(SEED_BITS)
 
 
 def team_seeds(
     teams: int, seed: int | None = None, seeds: Sequence[int] | None = None, different: bool = False
 ) -> list[int]:
-    """One seed per team: all the same (comparable), ``seed + i``, or given one by one."""
+    """One seed per team: all the same (comparable), ``seed + i``, or given one by one.
+
+    Without ``seed`` and ``seeds`` the seed is drawn at random (:func:`random_seed`); with
+    ``different`` every team then gets its own random seed, so no team's seed tells
+    another's. A given ``seed`` (a rerun of an earlier class) is used as it is.
+    """
     if isinstance(teams, bool) or not isinstance(teams, int) or not 1 <= teams <= MAX_TEAMS:
         raise ValueError(f"teams: expected a whole number from 1 to {MAX_TEAMS}, got {teams!r}")
-    if (seed is None) == (seeds is None):
+    if seed is not None and seeds is not None:
         raise ValueError("give either seed (one for all teams) or seeds (one per team)")
     if seeds is not None:
         seeds = list(seeds)
         if len(seeds) != teams:
             raise ValueError(f"seeds: expected {teams} seeds (one per team), got {len(seeds)}")
+    elif seed is None:
+        seeds = [random_seed() for _ in range(teams)] if different else [random_seed()] * teams
     else:
         seeds = [seed + i if different else seed for i in range(teams)]
     for i, s in enumerate(seeds):
@@ -184,6 +227,7 @@ def create_class(
 
     With one ``seed`` every team faces the same board and dice stream;
     ``different_seeds`` gives team *i* the seed ``seed + i - 1``; ``seeds`` sets each.
+    Without either, the seed is random (63 bits); give one only to rerun a battle.
     ``seats`` is 5, 6, 1-4 (merged commands), a :class:`~.roles.Layout`, or a grouping.
     """
     layout = layout_for(seats)
@@ -318,7 +362,11 @@ class SeatSession:
         return GameFollower(self.store, self.game_id)
 
     def submit(self, expected_version: int, action: Any) -> Result:
-        """Send one action as this seat (see :meth:`~.store.GameStore.submit`)."""
+        """Send one action as this seat (see :meth:`~.store.GameStore.submit`).
+
+        Accepted or refused, ``result.update`` holds what this kernel's live game caught
+        up on (a stale order's page redraws from it at once).
+        """
         return self.store.submit(self.game_id, expected_version, self.seat, action)
 
     def legal_actions(self, state: GameState) -> list:
@@ -335,12 +383,23 @@ class SeatSession:
     def messages_left(self, turn: int) -> int | None:
         """Messages this seat may still send this turn (None: no limit)."""
         c = self.store.class_info(self.class_id)
-        if c.settings.message_mode != "written" or c.settings.message_limit is None:
+        if policy.messages_left(c.settings, 0) is None:
             return None
         sent = sum(
             1 for m in self.store.messages(self.game_id) if m.seat == self.seat and m.turn == turn
         )
-        return max(0, c.settings.message_limit - sent)
+        return policy.messages_left(c.settings, sent)
+
+    def settings(self) -> ClassSettings:
+        """The class's message rules and commander mode."""
+        return self.store.class_info(self.class_id).settings
+
+    def hold(self, client: str, take_over: bool = False) -> Result:
+        """Command this seat from browser ``client`` (``value`` False: another one does)."""
+        return self.store.hold_seat(self.game_id, self.seat, client, take_over)
+
+    def holder(self) -> str | None:
+        return self.store.seat_holder(self.game_id, self.seat)
 
     def request_turn(self, note: str = "") -> Result:
         return self.store.request_turn(self.game_id, self.seat, note)
@@ -432,7 +491,14 @@ class InstructorConsole:
 
     def set_messages(self, mode: str, limit: int | None = None) -> Result:
         """Free chat, or written messages with an optional per-seat limit per turn (CA p.7)."""
-        return self.store.set_settings(self.class_id, ClassSettings(mode, limit))
+        now = self.store.class_info(self.class_id).settings
+        new = dataclasses.replace(now, message_mode=mode, message_limit=limit)
+        return self.store.set_settings(self.class_id, new)
+
+    def set_commander(self, mode: str) -> Result:
+        """``advisory``: the commander's queue advises; ``strict``: it holds seats (CA p.7)."""
+        now = self.store.class_info(self.class_id).settings
+        return self.store.set_settings(self.class_id, dataclasses.replace(now, commander=mode))
 
     def broadcast(self, text: str) -> list[Result]:
         """Post a message from the instructor to every team."""
@@ -468,6 +534,7 @@ __all__ = [
     "open_console",
     "open_seat",
     "open_store",
+    "random_seed",
     "seat_url",
     "team_seeds",
 ]

@@ -6,9 +6,12 @@ the busy timeout); readers never wait for writers (WAL). ``synchronous=FULL`` ma
 commit durable before :meth:`SQLiteStore.submit` returns, so an acknowledged action
 survives a ``kill -9`` or a power cut.
 
-Submitting replays the log into a per-process cache (one state per game, caught up
-action by action), checks the version and the engine, appends and commits, all inside
-one transaction.
+Submitting catches the process's :class:`~.live.LiveGame` up with the log, asks
+:mod:`.policy` whether the seat may act (and whether an order drawn at an older
+version may be rebased), asks the engine whether the order is legal, appends and
+commits, all inside one transaction; a stale order is refused before taking the write
+lock when the log already shows a new phase. This module only persists and notifies:
+every co-op decision is a :mod:`.policy` function.
 
 >>> import tempfile, os
 >>> from classroom.combined_arms import EndPhase
@@ -26,30 +29,28 @@ one transaction.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pathlib
 import sqlite3
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from classroom.combined_arms.actions import ActionFormatError, action_from_json, action_to_json
-from classroom.combined_arms.engine import apply, check
-from classroom.combined_arms.reasons import COOP, IllegalAction
-from classroom.combined_arms.state import GameState
+from classroom.combined_arms.engine import check
+from classroom.combined_arms.reasons import COOP
 
+from . import policy
+from .hidden import HIDDEN_TABLES, HiddenTables
+from .live import LiveGame, Update
 from .roles import Layout, LayoutError
 from .store import (
-    GAME_STATUSES,
     INSTRUCTOR,
-    MAX_NOTE_CHARS,
     OPEN_REQUESTS,
-    STALE_MESSAGE,
     Accepted,
     ClassInfo,
     ClassSettings,
@@ -75,9 +76,8 @@ from .store import (
     parse_action,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3  # 3: the enemy-player tables (hidden.py)
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for the lock before giving up
-CACHE_GAMES = 64  # replayed states kept per process
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
@@ -87,7 +87,9 @@ CREATE TABLE IF NOT EXISTS classes (
     message_mode     TEXT    NOT NULL DEFAULT 'free' CHECK (message_mode IN ('free', 'written')),
     message_limit    INTEGER CHECK (message_limit IS NULL OR message_limit >= 0),
     paused           INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
-    created          REAL    NOT NULL
+    created          REAL    NOT NULL,
+    commander_mode   TEXT    NOT NULL DEFAULT 'advisory'
+                             CHECK (commander_mode IN ('advisory', 'strict'))
 );
 CREATE TABLE IF NOT EXISTS games (
     id           INTEGER PRIMARY KEY,
@@ -166,6 +168,13 @@ CREATE TABLE IF NOT EXISTS requests (
     decided_by TEXT
 );
 CREATE INDEX IF NOT EXISTS requests_by_game ON requests (game_id, status, id);
+CREATE TABLE IF NOT EXISTS seat_holders (
+    game_id INTEGER NOT NULL,
+    seat    TEXT    NOT NULL,
+    client  TEXT    NOT NULL,
+    since   REAL    NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS instructor_log (
     id       INTEGER PRIMARY KEY,
     class_id INTEGER NOT NULL REFERENCES classes(id),
@@ -174,18 +183,22 @@ CREATE TABLE IF NOT EXISTS instructor_log (
     data     TEXT    NOT NULL,
     at       REAL    NOT NULL
 );
-"""
+""" + HIDDEN_TABLES
+
+# Version 1 files (before the strict commander and seat holders) are brought up to date.
+MIGRATIONS = {
+    2: [
+        "ALTER TABLE classes ADD COLUMN commander_mode TEXT NOT NULL DEFAULT 'advisory' "
+        "CHECK (commander_mode IN ('advisory', 'strict'))",
+    ],
+}
+
+_CLASS_COLUMNS = "id, name, created, message_mode, message_limit, paused, commander_mode"
 
 _GAME_COLUMNS = (
     "g.id, g.class_id, g.team, g.seed, g.options, g.layout, g.start, g.status, c.paused, "
     "g.version, g.revision, g.turn, g.phase, g.created, g.ended_reason"
 )
-
-
-@dataclass
-class _Cached:
-    version: int
-    state: GameState
 
 
 class SQLiteStore(ClassStore):
@@ -211,9 +224,14 @@ class SQLiteStore(ClassStore):
         self._durable = durable
         self._clock = clock or time.time
         self._lock = threading.RLock()
-        self._cache: OrderedDict[int, _Cached] = OrderedDict()
-        self._conn = self._connect()
-        self._ensure_schema()
+        self._conn = None  # type: ignore[assignment]
+        try:
+            self._conn = self._connect()
+            self._ensure_schema()
+        except (sqlite3.Error, OSError) as exc:
+            if self._conn is not None:
+                self._conn.close()
+            raise store_fault(exc, self.path) from None
 
     # --- connection and transactions ----------------------------------------------------------
 
@@ -246,6 +264,10 @@ class SQLiteStore(ClassStore):
                     f"{self.path}: schema version {have} is newer than this hexclass "
                     f"({SCHEMA_VERSION}); upgrade hexclass"
                 )
+            if have >= 1:
+                for version in range(have + 1, SCHEMA_VERSION + 1):
+                    for stmt in MIGRATIONS.get(version, ()):
+                        db.execute(stmt)
             for stmt in _statements(SCHEMA):
                 db.execute(stmt)
             if have < SCHEMA_VERSION:
@@ -255,28 +277,38 @@ class SQLiteStore(ClassStore):
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: BEGIN IMMEDIATE takes the write lock up front."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    if self._conn.in_transaction:
+                        self._conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                if isinstance(exc, StoreError):
+                    raise
+                raise store_fault(exc, self.path) from exc  # busy: submit & co. refuse BUSY
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
         """A consistent read snapshot across several statements (never blocks writers)."""
         with self._lock:
-            self._conn.execute("BEGIN")
             try:
-                yield self._conn
-            finally:
-                if self._conn.in_transaction:
-                    self._conn.execute("COMMIT")
+                self._conn.execute("BEGIN")
+                try:
+                    yield self._conn
+                finally:
+                    if self._conn.in_transaction:
+                        self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if isinstance(exc, StoreError):
+                    raise
+                raise store_fault(exc, self.path) from exc
 
     def _busy(self, exc: sqlite3.OperationalError, version: int | None = None) -> Refused:
-        if "locked" in str(exc) or "busy" in str(exc):
+        if _is_busy(exc):
             return Refused(
                 Refusal.BUSY, "the store is busy; nothing was changed, try again", version
             )
@@ -285,8 +317,18 @@ class SQLiteStore(ClassStore):
     def now(self) -> float:
         return self._clock()
 
-    def change_token(self) -> int:
-        """``PRAGMA data_version``: changes when another connection commits."""
+    def hidden(self) -> HiddenTables:
+        """The enemy-player tables (orders and seat views, ``hidden.py``) in this file."""
+
+        @contextmanager
+        def tx():
+            with self._write() as db:
+                yield db.execute
+
+        return HiddenTables(tx, self.now)
+
+    def change_token(self, game_id: int | None = None) -> int:
+        """``PRAGMA data_version``: changes when another connection commits (any game)."""
         with self._lock:
             return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
@@ -300,7 +342,7 @@ class SQLiteStore(ClassStore):
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None  # type: ignore[assignment]
-                self._cache.clear()
+                self._live_games().clear()
 
     # --- rows -> values ------------------------------------------------------------------------
 
@@ -314,9 +356,7 @@ class SQLiteStore(ClassStore):
 
     def _class_row(self, db: sqlite3.Connection, class_id: int) -> ClassInfo | None:
         row = db.execute(
-            "SELECT id, name, created, message_mode, message_limit, paused FROM classes "
-            "WHERE id = ?",
-            (class_id,),
+            f"SELECT {_CLASS_COLUMNS} FROM classes WHERE id = ?", (class_id,)
         ).fetchone()
         return None if row is None else _class_info(row)
 
@@ -340,8 +380,15 @@ class SQLiteStore(ClassStore):
         with self._write() as db:
             cur = db.execute(
                 "INSERT INTO classes (name, instructor_token, message_mode, message_limit, "
-                "created) VALUES (?, ?, ?, ?, ?)",
-                (name, token, settings.message_mode, settings.message_limit, now),
+                "commander_mode, created) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    token,
+                    settings.message_mode,
+                    settings.message_limit,
+                    settings.commander,
+                    now,
+                ),
             )
             class_id = cur.lastrowid
             seat_tokens: dict[int, dict[str, str]] = {}
@@ -390,8 +437,7 @@ class SQLiteStore(ClassStore):
     def classes(self) -> list[ClassInfo]:
         with self._lock:
             rows = self._conn.execute(
-                "SELECT id, name, created, message_mode, message_limit, paused FROM classes "
-                "ORDER BY id"
+                f"SELECT {_CLASS_COLUMNS} FROM classes ORDER BY id"
             ).fetchall()
         return [_class_info(r) for r in rows]
 
@@ -445,9 +491,12 @@ class SQLiteStore(ClassStore):
     def submit(self, game_id: int, expected_version: int, seat: str, action: Any) -> Result:
         """Append one action in one ``BEGIN IMMEDIATE`` transaction, or refuse it.
 
-        Order of checks: the action's form and seat, the game and seat exist, the game is
-        not ended or paused, ``expected_version`` is current, then the engine's
-        :func:`~classroom.combined_arms.engine.check`.
+        Order of checks: the action's form and seat; then, without the write lock, the
+        game, seat and status and whether an older ``expected_version`` can be rebased
+        (:func:`.policy.rebase_problem`); then, holding the lock, the same again on the
+        current rows, the strict commander's queue (:func:`.policy.commander_hold`) and
+        the engine's :func:`~classroom.combined_arms.engine.check`. The result carries
+        the :class:`~.live.Update` of this process's live game (accepted or not).
         """
         parsed, why = parse_action(action)
         if why:
@@ -464,88 +513,128 @@ class SQLiteStore(ClassStore):
                 f"expected_version: expected an integer, got {expected_version!r}",
             )
         try:
-            with self._write() as db:
-                return self._submit_locked(db, game_id, expected_version, seat, parsed)
+            game, early = self._precheck(game_id, expected_version, seat)
         except sqlite3.OperationalError as exc:
-            self._cache.pop(game_id, None)
             return self._busy(exc)
-        except BaseException:
-            self._cache.pop(game_id, None)  # the cached state may hold an uncommitted action
-            raise
+        if early is not None:
+            return early
+        live = self._live_games().get(game)
+        mark: list[int] = []
+        with live.lock:
+            try:
+                with self._write() as db:
+                    return self._submit_locked(
+                        db, live, game_id, expected_version, seat, parsed, mark
+                    )
+            except sqlite3.OperationalError as exc:
+                if mark:
+                    live.rewind(mark[0])  # the commit did not happen: forget the applied action
+                return self._busy(exc)
+            except BaseException:
+                if mark:
+                    live.rewind(mark[0])
+                raise
+
+    def _precheck(self, game_id: int, expected: int, seat: str):
+        """Refusals that need no write lock: unknown, ended or paused game, a stale order."""
+        with self._read() as db:
+            game = self._game_row(db, game_id)
+            problem = policy.order_problem(game, seat, game_id)
+            if problem is not None:
+                return game, problem
+            if expected == game.version:
+                return game, None
+            since = self._read_actions(db, game_id, expected, None) if expected >= 0 else []
+        stale = policy.rebase_problem(game, expected, since)
+        if stale is None:
+            return game, None
+        live = self._live_games().get(game)
+        update = live.catch_up(lambda after: self.actions(game_id, after=after))
+        return game, dataclasses.replace(stale, update=update)
 
     def _submit_locked(
-        self, db: sqlite3.Connection, game_id: int, expected: int, seat: str, action: Any
+        self,
+        db: sqlite3.Connection,
+        live: LiveGame,
+        game_id: int,
+        expected: int,
+        seat: str,
+        action: Any,
+        mark: list[int],
     ) -> Result:
         game = self._game_row(db, game_id)
-        if game is None:
-            return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
-        refusal = _seat_or_status_problem(game, seat)
+        problem = policy.order_problem(game, seat, game_id)
+        if problem is not None:
+            return problem
+        caught = self._catch_up_locked(db, live, game)
+        since = live.log[expected:] if 0 <= expected <= live.version else []
+        refusal = policy.rebase_problem(game, expected, since)
+        if refusal is None:
+            settings = self._class_row(db, game.class_id).settings
+            latest = self._latest_request(db, game, seat)
+            refusal = policy.commander_hold(settings, game, seat, latest)
+        if refusal is None:
+            reason = check(live.state, action)
+            if reason is not None and expected != game.version:
+                refusal = policy.stale_after_rebase(game, reason)
+            elif reason is not None:
+                refusal = Refused(Refusal.ILLEGAL, str(reason), game.version, reason.rule)
         if refusal is not None:
-            return refusal
-        if expected != game.version:
-            return Refused(Refusal.STALE, STALE_MESSAGE, game.version)
-        state = self._current_state(db, game)
-        reason = check(state, action)
-        if reason is not None:
-            return Refused(Refusal.ILLEGAL, str(reason), game.version, reason.rule)
-        turn, phase, now = state.turn, state.phase, self.now()
-        version = game.version + 1
+            return dataclasses.replace(refusal, update=caught)
+        entry = live.next_entry(seat, action, self.now())
         db.execute(
             "INSERT INTO actions (game_id, version, seat, action, turn, phase, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, version, seat, json.dumps(action_to_json(action)), turn, phase, now),
+            (
+                game_id,
+                entry.version,
+                seat,
+                json.dumps(action_to_json(action)),
+                entry.turn,
+                entry.phase,
+                entry.at,
+            ),
         )
-        apply(state, action)
-        self._cache[game_id].version = version
-        self._after_action(db, game, state, version, now)
-        return Accepted(version, action)
-
-    def _after_action(
-        self, db: sqlite3.Connection, game: GameInfo, state: GameState, version: int, now: float
-    ) -> None:
-        """Move the game row on; close requests and mark the game ended when it is over."""
-        status, reason = game.status, game.ended_reason
-        if state.over:
-            status = "ended"
-            total = state.result.total if state.result is not None else None
-            reason = f"game over: score {total}" if total is not None else "game over"
+        mark.append(live.version)
+        own = live.feed([entry])
+        row = policy.row_after_action(game, live.state)
         db.execute(
             "UPDATE games SET version = ?, revision = revision + 1, turn = ?, phase = ?, "
             "status = ?, ended_reason = ? WHERE id = ?",
-            (version, state.turn, state.phase, status, reason, game.id),
+            (
+                entry.version,
+                live.state.turn,
+                live.state.phase,
+                row.status,
+                row.ended_reason,
+                game_id,
+            ),
         )
-        if (state.turn, state.phase) != (game.turn, game.phase):
-            # CA p.7 asks who acts *next*; a new phase starts a new queue.
+        if row.expire_queue:
             db.execute(
                 "UPDATE requests SET status = 'expired', decided = ? "
                 "WHERE game_id = ? AND status IN ('waiting', 'granted')",
-                (now, game.id),
+                (entry.at, game_id),
             )
+        return Accepted(entry.version, action, update=caught.merge(own))
 
-    def _current_state(self, db: sqlite3.Connection, game: GameInfo) -> GameState:
-        """The cached state caught up to ``game.version`` (replayed from scratch if needed)."""
-        entry = self._cache.get(game.id)
-        if entry is None or entry.version > game.version:
-            entry = _Cached(0, initial_state(game))
-        self._cache[game.id] = entry
-        self._cache.move_to_end(game.id)
-        while len(self._cache) > CACHE_GAMES:
-            self._cache.popitem(last=False)
-        if entry.version < game.version:
-            try:
-                for logged in self._read_actions(db, game.id, entry.version, None):
-                    _replay_one(entry.state, logged, entry.version)
-                    entry.version = logged.version
-            except BaseException:
-                self._cache.pop(game.id, None)
-                raise
-            if entry.version != game.version:
-                self._cache.pop(game.id, None)
-                raise StoreError(
-                    f"game {game.id}: the log ends at version {entry.version} "
-                    f"but the game row says {game.version}"
-                )
-        return entry.state
+    def _catch_up_locked(self, db: sqlite3.Connection, live: LiveGame, game: GameInfo) -> Update:
+        """Feed ``live`` the committed actions it lacks (inside the transaction)."""
+        update = live.feed(self._read_actions(db, game.id, live.version, None))
+        if live.version != game.version:
+            raise StoreError(
+                f"game {game.id}: the log ends at version {live.version} "
+                f"but the game row says {game.version}"
+            )
+        return update
+
+    def _latest_request(self, db: sqlite3.Connection, game: GameInfo, seat: str) -> Request | None:
+        row = db.execute(
+            "SELECT id, game_id, seat, note, turn, phase, status, asked, decided, decided_by "
+            "FROM requests WHERE game_id = ? AND seat = ? ORDER BY id DESC LIMIT 1",
+            (game.id, seat),
+        ).fetchone()
+        return None if row is None else Request(*row)
 
     def _read_actions(
         self, db: sqlite3.Connection, game_id: int, after: int, limit: int | None
@@ -570,27 +659,6 @@ class SQLiteStore(ClassStore):
         with self._lock:
             return self._read_actions(self._conn, game_id, after, limit)
 
-    def state(self, game_id: int, version: int | None = None) -> GameState:
-        with self._read() as db:
-            game = self._game_row(db, game_id)
-            if game is None:
-                raise KeyError(f"there is no game {game_id}")
-            if version is None or version == game.version:
-                return self._current_state(db, game).copy()
-            if not 0 <= version <= game.version:
-                raise ValueError(f"version: expected 0 to {game.version}, got {version}")
-            state = initial_state(game)
-            for logged in self._read_actions(db, game_id, 0, version):
-                _replay_one(state, logged, logged.version - 1)
-            return state
-
-    def version(self, game_id: int) -> int:
-        """The game's current version (0 before any action)."""
-        game = self.game(game_id)
-        if game is None:
-            raise KeyError(f"there is no game {game_id}")
-        return game.version
-
     # --- messages -------------------------------------------------------------------------------
 
     def post_message(self, game_id: int, seat: str, text: str) -> Result:
@@ -605,14 +673,14 @@ class SQLiteStore(ClassStore):
 
     def _post_locked(self, db: sqlite3.Connection, game_id: int, seat: str, body: str) -> Result:
         game = self._game_row(db, game_id)
-        if game is None:
-            return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
-        if seat != INSTRUCTOR:
-            if seat not in game.layout:
-                return _unknown_seat(game, seat)
-            refusal = self._message_limit_problem(db, game, seat)
-            if refusal is not None:
-                return refusal
+        problem = policy.game_problem(game, game_id)
+        if problem is not None:
+            return problem
+        settings = self._class_row(db, game.class_id).settings
+        sent = self._sent(db, game_id, seat, game.turn)
+        problem = policy.message_problem(settings, game, seat, sent)
+        if problem is not None:
+            return problem
         now = self.now()
         cur = db.execute(
             "INSERT INTO messages (game_id, seat, turn, text, at) VALUES (?, ?, ?, ?, ?)",
@@ -621,26 +689,11 @@ class SQLiteStore(ClassStore):
         self._bump(db, game_id)
         return Accepted(game.version, Message(cur.lastrowid, game_id, seat, game.turn, body, now))
 
-    def _message_limit_problem(self, db: sqlite3.Connection, game: GameInfo, seat: str):
-        """CA p.7: written messages may be limited per player per turn."""
-        mode, limit = db.execute(
-            "SELECT message_mode, message_limit FROM classes WHERE id = ?", (game.class_id,)
-        ).fetchone()
-        if mode != "written" or limit is None:
-            return None
-        sent = db.execute(
+    def _sent(self, db: sqlite3.Connection, game_id: int, seat: str, turn: int) -> int:
+        return db.execute(
             "SELECT COUNT(*) FROM messages WHERE game_id = ? AND seat = ? AND turn = ?",
-            (game.id, seat, game.turn),
+            (game_id, seat, turn),
         ).fetchone()[0]
-        if sent >= limit:
-            return Refused(
-                Refusal.MESSAGE_LIMIT,
-                f"written messages are limited to {limit} per seat per turn; "
-                f"you have sent {sent} this turn (turn {game.turn})",
-                game.version,
-                rule='CA p.7 "Co-operative Team Play"',
-            )
-        return None
 
     def messages(self, game_id: int, after_id: int = 0) -> list[Message]:
         with self._lock:
@@ -654,34 +707,24 @@ class SQLiteStore(ClassStore):
     def messages_sent(self, game_id: int, seat: str, turn: int) -> int:
         """How many messages ``seat`` sent in ``turn`` (for a "2 of 3 left" label)."""
         with self._lock:
-            return self._conn.execute(
-                "SELECT COUNT(*) FROM messages WHERE game_id = ? AND seat = ? AND turn = ?",
-                (game_id, seat, turn),
-            ).fetchone()[0]
+            return self._sent(self._conn, game_id, seat, turn)
 
     # --- the commander's request queue (CA p.7) --------------------------------------------------
 
     def request_turn(self, game_id: int, seat: str, note: str = "") -> Result:
-        if not isinstance(note, str) or len(note) > MAX_NOTE_CHARS:
-            return Refused(
-                Refusal.BAD_REQUEST, f"note: expected text of at most {MAX_NOTE_CHARS} characters"
-            )
+        problem = policy.note_problem(note)
+        if problem is not None:
+            return problem
         try:
             with self._write() as db:
                 game = self._game_row(db, game_id)
-                refusal = _game_seat_problem(game, game_id, seat)
-                if refusal is not None:
-                    return refusal
-                if db.execute(
-                    "SELECT 1 FROM requests WHERE game_id = ? AND seat = ? "
-                    "AND status IN ('waiting', 'granted')",
-                    (game_id, seat),
-                ).fetchone():
-                    return Refused(
-                        Refusal.BAD_REQUEST,
-                        f"seat {seat!r} already has a request open",
-                        game.version,
-                    )
+                problem = policy.game_problem(game, game_id)
+                if problem is not None:
+                    return problem
+                has_open = self._open_request(db, game_id, seat) is not None
+                problem = policy.request_problem(game, seat, has_open)
+                if problem is not None:
+                    return problem
                 cur = db.execute(
                     "INSERT INTO requests (game_id, seat, note, turn, phase, status, asked) "
                     "VALUES (?, ?, ?, ?, ?, 'waiting', ?)",
@@ -692,30 +735,30 @@ class SQLiteStore(ClassStore):
         except sqlite3.OperationalError as exc:
             return self._busy(exc)
 
+    def _open_request(self, db: sqlite3.Connection, game_id: int, seat: str):
+        return db.execute(
+            "SELECT id, status FROM requests WHERE game_id = ? AND seat = ? "
+            "AND status IN ('waiting', 'granted')",
+            (game_id, seat),
+        ).fetchone()
+
     def decide_request(self, game_id: int, seat: str, request_id: int, grant: bool) -> Result:
         try:
             with self._write() as db:
                 game = self._game_row(db, game_id)
-                refusal = _game_seat_problem(game, game_id, seat)
-                if refusal is not None:
-                    return refusal
-                if not game.layout.seat(seat).is_commander:
-                    return Refused(
-                        Refusal.NOT_COMMANDER,
-                        "only the overall commander decides who moves or fires next",
-                        game.version,
-                        rule=COOP,
-                    )
+                problem = policy.game_problem(game, game_id)
+                if problem is not None:
+                    return problem
                 row = db.execute(
                     "SELECT status FROM requests WHERE id = ? AND game_id = ?",
                     (request_id, game_id),
                 ).fetchone()
-                if row is None or row[0] != "waiting":
-                    what = "no such request" if row is None else f"that request is {row[0]}"
-                    return Refused(Refusal.BAD_REQUEST, what, game.version)
+                problem = policy.decide_problem(game, seat, None if row is None else row[0])
+                if problem is not None:
+                    return problem
                 db.execute(
                     "UPDATE requests SET status = ?, decided = ?, decided_by = ? WHERE id = ?",
-                    ("granted" if grant else "denied", self.now(), seat, request_id),
+                    (policy.decided_status(grant), self.now(), seat, request_id),
                 )
                 self._bump(db, game_id)
                 return Accepted(game.version, request_id)
@@ -726,22 +769,16 @@ class SQLiteStore(ClassStore):
         try:
             with self._write() as db:
                 game = self._game_row(db, game_id)
-                refusal = _game_seat_problem(game, game_id, seat)
-                if refusal is not None:
-                    return refusal
-                row = db.execute(
-                    "SELECT id, status FROM requests WHERE game_id = ? AND seat = ? "
-                    "AND status IN ('waiting', 'granted')",
-                    (game_id, seat),
-                ).fetchone()
-                if row is None:
-                    return Refused(
-                        Refusal.BAD_REQUEST, f"seat {seat!r} has no open request", game.version
-                    )
-                new = "withdrawn" if row[1] == "waiting" else "done"
+                problem = policy.game_problem(game, game_id)
+                if problem is not None:
+                    return problem
+                row = self._open_request(db, game_id, seat)
+                problem = policy.close_problem(game, seat, None if row is None else row[1])
+                if problem is not None:
+                    return problem
                 db.execute(
                     "UPDATE requests SET status = ?, decided = COALESCE(decided, ?) WHERE id = ?",
-                    (new, self.now(), row[0]),
+                    (policy.closed_status(row[1]), self.now(), row[0]),
                 )
                 self._bump(db, game_id)
                 return Accepted(game.version, row[0])
@@ -758,15 +795,15 @@ class SQLiteStore(ClassStore):
             ).fetchall()
         return [Request(*r) for r in rows]
 
-    # --- ready flags and presence ---------------------------------------------------------------
+    # --- ready flags, presence and who holds a seat ----------------------------------------------
 
     def set_ready(self, game_id: int, seat: str, ready: bool = True) -> Result:
         try:
             with self._write() as db:
                 game = self._game_row(db, game_id)
-                refusal = _game_seat_problem(game, game_id, seat)
-                if refusal is not None:
-                    return refusal
+                problem = policy.ready_problem(game, seat, game_id)
+                if problem is not None:
+                    return problem
                 key = (game_id, seat, game.turn, game.phase)
                 if ready:
                     db.execute(
@@ -800,7 +837,7 @@ class SQLiteStore(ClassStore):
                 if game is None:
                     return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
                 if seat != INSTRUCTOR and seat not in game.layout:
-                    return _unknown_seat(game, seat)
+                    return policy.unknown_seat(game, seat)
                 db.execute(
                     "INSERT OR REPLACE INTO presence (game_id, seat, client, last_seen) "
                     "VALUES (?, ?, ?, ?)",
@@ -829,30 +866,61 @@ class SQLiteStore(ClassStore):
             ).fetchall()
         return dict(rows)
 
-    # --- the instructor ---------------------------------------------------------------------------
-
-    def set_game_status(self, game_id: int, status: str, by: str = INSTRUCTOR) -> Result:
-        if status not in GAME_STATUSES:
-            return Refused(
-                Refusal.BAD_SETTING,
-                f"status: expected one of {', '.join(GAME_STATUSES)}, got {status!r}",
-            )
+    def hold_seat(self, game_id: int, seat: str, client: str, take_over: bool = False) -> Result:
         try:
             with self._write() as db:
                 game = self._game_row(db, game_id)
-                if game is None:
-                    return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
-                if game.status == "ended":
-                    return Refused(
-                        Refusal.ENDED, "this game has ended and stays ended", game.version
+                problem = policy.game_problem(game, game_id)
+                if problem is not None:
+                    return problem
+                if seat not in game.layout:
+                    return policy.unknown_seat(game, seat)
+                row = db.execute(
+                    "SELECT h.client, (SELECT MAX(last_seen) FROM presence p WHERE "
+                    "p.game_id = h.game_id AND p.seat = h.seat AND p.client = h.client) "
+                    "FROM seat_holders h WHERE h.game_id = ? AND h.seat = ?",
+                    (game_id, seat),
+                ).fetchone()
+                holder, seen = (None, None) if row is None else row
+                now = self.now()
+                if not policy.holds_seat(holder, seen, str(client), now, take_over):
+                    return Accepted(game.version, False)
+                if holder != str(client):
+                    db.execute(
+                        "INSERT OR REPLACE INTO seat_holders (game_id, seat, client, since) "
+                        "VALUES (?, ?, ?, ?)",
+                        (game_id, seat, str(client), now),
                     )
-                reason = f"ended by the {by}" if status == "ended" else None
+                    self._bump(db, game_id)
+                return Accepted(game.version, True)
+        except sqlite3.OperationalError as exc:
+            return self._busy(exc)
+
+    def seat_holder(self, game_id: int, seat: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT client FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat)
+            ).fetchone()
+        return None if row is None else row[0]
+
+    # --- the instructor ---------------------------------------------------------------------------
+
+    def set_game_status(self, game_id: int, status: str, by: str = INSTRUCTOR) -> Result:
+        problem = policy.status_problem(status)
+        if problem is not None:
+            return problem
+        try:
+            with self._write() as db:
+                game = self._game_row(db, game_id)
+                problem = policy.status_change_problem(game, game_id, status)
+                if problem is not None:
+                    return problem
                 db.execute(
                     "UPDATE games SET status = ?, ended_reason = ?, revision = revision + 1 "
                     "WHERE id = ?",
-                    (status, reason, game_id),
+                    (status, policy.ended_reason(status, by), game_id),
                 )
-                self._log(db, game.class_id, game_id, _status_verb(status), {"by": by})
+                self._log(db, game.class_id, game_id, policy.status_verb(status), {"by": by})
                 return Accepted(game.version, status)
         except sqlite3.OperationalError as exc:
             return self._busy(exc)
@@ -883,13 +951,19 @@ class SQLiteStore(ClassStore):
                 if self._class_row(db, class_id) is None:
                     return Refused(Refusal.UNKNOWN_CLASS, f"there is no class {class_id}")
                 db.execute(
-                    "UPDATE classes SET message_mode = ?, message_limit = ? WHERE id = ?",
-                    (settings.message_mode, settings.message_limit, class_id),
+                    "UPDATE classes SET message_mode = ?, message_limit = ?, commander_mode = ? "
+                    "WHERE id = ?",
+                    (settings.message_mode, settings.message_limit, settings.commander, class_id),
                 )
                 db.execute(
                     "UPDATE games SET revision = revision + 1 WHERE class_id = ?", (class_id,)
                 )
-                data = {"by": by, "mode": settings.message_mode, "limit": settings.message_limit}
+                data = {
+                    "by": by,
+                    "mode": settings.message_mode,
+                    "limit": settings.message_limit,
+                    "commander": settings.commander,
+                }
                 self._log(db, class_id, None, "message rules", data)
                 return Accepted(None, settings)
         except sqlite3.OperationalError as exc:
@@ -974,60 +1048,55 @@ def _game_info(row) -> GameInfo:
     )
 
 
-def _class_info(row) -> ClassInfo:
-    cid, name, created, mode, limit, paused = row
-    return ClassInfo(cid, name, created, ClassSettings(mode, limit), bool(paused))
-
-
-def _replay_one(state: GameState, logged: LoggedAction, previous: int) -> None:
-    """Apply one logged action during a replay; a gap or a refusal means a broken log."""
-    if logged.version != previous + 1:
-        raise StoreError(
-            f"game {logged.game_id}: the log jumps from version {previous} to {logged.version}"
-        )
-    try:
-        apply(state, logged.action)
-    except IllegalAction as exc:
-        raise StoreError(
-            f"game {logged.game_id} version {logged.version} no longer replays: {exc}"
-        ) from None
-
-
-def _unknown_seat(game: GameInfo, seat: str) -> Refused:
-    return Refused(
-        Refusal.UNKNOWN_SEAT,
-        f"there is no seat {seat!r} in team {game.team}; seats are {', '.join(game.layout.names)}",
-        game.version,
+def _is_busy(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and (
+        "locked" in str(exc) or "busy" in str(exc)
     )
 
 
-def _seat_or_status_problem(game: GameInfo, seat: str) -> Refused | None:
-    if seat not in game.layout:
-        return _unknown_seat(game, seat)
-    status = game.effective_status
-    if status == "ended":
-        why = game.ended_reason or "the game has ended"
-        return Refused(Refusal.ENDED, f"the game is over ({why})", game.version)
-    if status == "paused":
-        who = "the whole class" if game.class_paused else "this game"
-        return Refused(
-            Refusal.PAUSED, f"the instructor has paused {who}; wait to resume", game.version
+class StoreBusy(StoreError, sqlite3.OperationalError):
+    """The store stayed locked past the timeout: a StoreError in plain words, and still
+    the ``OperationalError`` that the store's own callers turn into ``Refusal.BUSY``."""
+
+
+def store_fault(exc: BaseException, path) -> StoreError:
+    """A SQLite or file-system failure in plain words, with the store's file.
+
+    The raw error stays in ``__cause__`` (and at the end of the sentence) for whoever
+    has to dig; the sentence says what happened and what to do.
+    """
+    text = str(exc)
+    low = text.lower()
+    if isinstance(exc, PermissionError) or "readonly" in low or "read-only" in low:
+        what = (
+            "is read-only (the file, its folder or the disk may not be written); nothing "
+            "was changed. Give this user write access or choose another --store"
         )
-    return None
+    elif "disk is full" in low or "no space" in low or getattr(exc, "errno", None) == 28:
+        what = "cannot grow: the disk is full; nothing was changed. Free some space and retry"
+    elif "malformed" in low or "not a database" in low or "encrypted" in low:
+        what = (
+            "is damaged or is not a hexclass store; nothing was read from it. "
+            "Restore a backup, or choose another --store"
+        )
+    elif _is_busy(exc):
+        what = (
+            "stayed locked by another process past the timeout; nothing was changed. "
+            "Try again in a moment"
+        )
+    elif "unable to open" in low or isinstance(exc, OSError):
+        what = "cannot be opened (does its folder exist, and may this user write there?)"
+    elif "disk i/o" in low:
+        what = "could not be read or written: the disk reported an error"
+    else:
+        what = "could not be used"
+    kind = StoreBusy if _is_busy(exc) else StoreError
+    return kind(f"the class store {path} {what} [{type(exc).__name__}: {text}]")
 
 
-def _game_seat_problem(game: GameInfo | None, game_id: int, seat: str) -> Refused | None:
-    if game is None:
-        return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
-    if seat not in game.layout:
-        return _unknown_seat(game, seat)
-    if game.status == "ended":
-        return Refused(Refusal.ENDED, "the game is over", game.version)
-    return None
-
-
-def _status_verb(status: str) -> str:
-    return {"running": "resume", "paused": "pause", "ended": "end"}[status]
+def _class_info(row) -> ClassInfo:
+    cid, name, created, mode, limit, paused, commander = row
+    return ClassInfo(cid, name, created, ClassSettings(mode, limit, commander), bool(paused))
 
 
 __all__ = ["SQLiteStore", "SCHEMA", "SCHEMA_VERSION"]

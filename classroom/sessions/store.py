@@ -4,14 +4,18 @@ A team game is its seed, options, seat layout (and optional starting position) p
 append-only log of accepted actions; the state is a replay of that log. Seat kernels
 submit ``(expected_version, seat, action)``; the store accepts an action only if the
 version is still current and the engine allows it for that seat, both decided inside
-one transaction. Everything else here (messages, the commander's request queue,
+one transaction (an order drawn at an older version is *rebased* when the phase has not
+moved on, see :func:`.policy.rebase_problem`). Everything else here (messages, the commander's request queue,
 "ready" flags, presence, the instructor's pause/resume/end and message rules) is kept
 beside the log so that every page can follow it.
 
 :class:`GameStore` is what a seat page needs; :class:`ClassStore` adds what the
 instructor console needs. ``sqlite_store.SQLiteStore`` is the embedded
-implementation; a PostgreSQL store would implement the same two classes (LISTEN/NOTIFY
-behind :meth:`GameStore.change_token`) and no caller would change.
+implementation; a PostgreSQL store implements the same two classes (LISTEN/NOTIFY
+behind :meth:`GameStore.change_token`) and no caller changes. The co-op rules that are
+policy (who may act, rebasing, message limits, the commander's queue, pausing, ending)
+are pure functions in :mod:`.policy` that every store calls; the replayed game is a
+:class:`.live.LiveGame` (one per game per process, see :meth:`GameStore.live_game`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from classroom.combined_arms.actions import (
     ACTION_TYPES,
     ActionFormatError,
     action_from_json,
+    action_problem,
     action_to_json,
 )
 from classroom.combined_arms.game import new_game
@@ -36,6 +41,7 @@ from .roles import Layout
 
 STALE_MESSAGE = "the board changed — here it is again"
 MESSAGE_MODES = ("free", "written")
+COMMANDER_MODES = ("advisory", "strict")  # CA p.7: the commander's queue advises, or holds
 MAX_MESSAGE_CHARS = 500
 MAX_NOTE_CHARS = 200
 PRESENCE_TIMEOUT = 15.0  # seconds without a heartbeat before a seat shows as gone
@@ -65,6 +71,7 @@ class Refusal(StrEnum):
     BAD_REQUEST = "bad_request"
     BAD_SETTING = "bad_setting"
     BUSY = "busy"  # the store stayed locked past its timeout; nothing was changed
+    HELD = "held"  # strict commander: this seat waits for the commander's go-ahead (CA p.7)
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,7 @@ class Accepted:
 
     version: int | None
     value: Any = None
+    update: Any = None  # submit: the live.Update it caused (actions caught up on + this one)
     ok: ClassVar[bool] = True
 
     def __bool__(self) -> bool:
@@ -84,13 +92,16 @@ class Refused:
     """The store refused and changed nothing.
 
     ``version`` is the game's current version when the game is known, so a stale page
-    can catch up; ``rule`` is the rule section for :attr:`Refusal.ILLEGAL`.
+    can catch up; ``rule`` is the rule section for :attr:`Refusal.ILLEGAL`. A refused
+    ``submit`` carries in ``update`` what the seat's live game caught up on (so a stale
+    page shows the new board at once).
     """
 
     kind: Refusal
     message: str
     version: int | None = None
     rule: str | None = None
+    update: Any = None
     ok: ClassVar[bool] = False
 
     def __bool__(self) -> bool:
@@ -109,10 +120,12 @@ class StoreError(RuntimeError):
 
 @dataclass(frozen=True)
 class ClassSettings:
-    """Instructor's settings for a class (CA p.7: written messages, limits per turn)."""
+    """Instructor's settings for a class (CA p.7: written messages, limits per turn, and
+    whether the commander's queue advises or holds seats until granted)."""
 
     message_mode: str = "free"
     message_limit: int | None = None  # per seat per turn, only in written mode
+    commander: str = "advisory"  # or "strict": a waiting or refused seat may not act
 
     def problem(self) -> str | None:
         """What is wrong with these settings, or None."""
@@ -121,6 +134,10 @@ class ClassSettings:
         lim = self.message_limit
         if lim is not None and (not isinstance(lim, int) or isinstance(lim, bool) or lim < 0):
             return f"message_limit: expected a whole number >= 0 or None, got {lim!r}"
+        if self.commander not in COMMANDER_MODES:
+            return (
+                f"commander: expected one of {', '.join(COMMANDER_MODES)}, got {self.commander!r}"
+            )
         return None
 
 
@@ -274,13 +291,18 @@ def looks_like_token(token: Any) -> bool:
 
 
 def parse_action(action: Any) -> tuple[Any, str | None]:
-    """An engine action from a dataclass or its JSON form, or the reason it is not one."""
+    """An engine action from a dataclass or its JSON form, or the reason it is not one.
+
+    Both forms pass the engine's one shape check (``combined_arms.validate``), so a
+    malformed action never reaches the log, where it would stop every replay.
+    """
     if type(action) in ACTION_TYPES.values():
-        return action, None
+        problem = action_problem(action)
+        return (None, f"malformed action: {problem}") if problem else (action, None)
     if isinstance(action, dict):
         try:
             return action_from_json(action), None
-        except (ActionFormatError, TypeError) as exc:
+        except ActionFormatError as exc:
             return None, f"malformed action: {exc}"
     return None, f"expected a Combined Arms action or its JSON object, got {type(action).__name__}"
 
@@ -298,7 +320,10 @@ def clean_message(text: Any) -> tuple[str | None, str | None]:
 
 
 def options_to_json(options: Options) -> dict[str, Any]:
-    return {"easier_game": options.easier_game, "auto_decisions": options.auto_decisions}
+    out = {"easier_game": options.easier_game, "auto_decisions": options.auto_decisions}
+    if options.enemy_player:  # CA p.7 (hidden.py): only then, so older rows read the same
+        out.update(enemy_player=True, handicap=options.handicap, bidding=options.bidding)
+    return out
 
 
 def options_from_json(data: Any) -> Options:
@@ -342,9 +367,23 @@ class GameStore(abc.ABC):
     def actions(self, game_id: int, after: int = 0, limit: int | None = None) -> list[LoggedAction]:
         """Accepted actions with version > ``after``, oldest first."""
 
-    @abc.abstractmethod
     def state(self, game_id: int, version: int | None = None) -> GameState:
         """An independent copy of the game's state (at ``version``, default the latest)."""
+        live = self.live_game(game_id)
+        if version is None:
+            return live.copy_state()
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ValueError(f"version: expected an integer, got {version!r}")
+        if not 0 <= version <= live.version:
+            raise ValueError(f"version: expected 0 to {live.version}, got {version}")
+        return live.at(version)
+
+    def version(self, game_id: int) -> int:
+        """The game's current version (0 before any action)."""
+        game = self.game(game_id)
+        if game is None:
+            raise KeyError(f"there is no game {game_id}")
+        return game.version
 
     @abc.abstractmethod
     def post_message(self, game_id: int, seat: str, text: str) -> Result:
@@ -371,6 +410,17 @@ class GameStore(abc.ABC):
         """The request queue in the order asked."""
 
     @abc.abstractmethod
+    def hold_seat(self, game_id: int, seat: str, client: str, take_over: bool = False) -> Result:
+        """Which browser commands ``seat`` (a link opened twice); ``value``: True if ``client``.
+
+        Decided by :func:`.policy.holds_seat`; ``take_over`` moves the seat to ``client``.
+        """
+
+    @abc.abstractmethod
+    def seat_holder(self, game_id: int, seat: str) -> str | None:
+        """The client currently commanding ``seat`` (None: nobody yet)."""
+
+    @abc.abstractmethod
     def set_ready(self, game_id: int, seat: str, ready: bool = True) -> Result:
         """Mark a seat done (or not) for the current phase."""
 
@@ -391,8 +441,9 @@ class GameStore(abc.ABC):
         """Seat -> last heartbeat time, for seats with any heartbeat."""
 
     @abc.abstractmethod
-    def change_token(self) -> Any:
-        """A cheap value that changes whenever another connection commits anything."""
+    def change_token(self, game_id: int | None = None) -> Any:
+        """A cheap value that changes whenever another connection commits anything
+        (a store may narrow it to changes of ``game_id``'s game, as PostgreSQL's does)."""
 
     @abc.abstractmethod
     def reader(self) -> GameStore:
@@ -407,6 +458,28 @@ class GameStore(abc.ABC):
         import time
 
         return time.time()
+
+    def live_game(self, game_id: int, *, pin: bool = False, catch_up: bool = True):
+        """This process's one :class:`.live.LiveGame` for ``game_id``, caught up to the store.
+
+        The store checks orders against it and a page's follower shares it (``pin``
+        keeps it in the cache for as long as the store lives).
+        """
+        info = self.game(game_id)
+        if info is None:
+            raise KeyError(f"there is no game {game_id}")
+        live = self._live_games().get(info, pin=pin)
+        if catch_up:
+            live.catch_up(lambda after: self.actions(game_id, after=after))
+        return live
+
+    def _live_games(self):
+        cache = getattr(self, "_live_cache", None)
+        if cache is None:
+            from .live import LiveGames
+
+            cache = self._live_cache = LiveGames()
+        return cache
 
     def connected(self, game_id: int) -> frozenset[str]:
         """Seats with a heartbeat in the last :data:`PRESENCE_TIMEOUT` seconds."""
@@ -469,6 +542,7 @@ __all__ = [
     "ClassInfo",
     "ClassSettings",
     "ClassStore",
+    "COMMANDER_MODES",
     "CreatedClass",
     "GameInfo",
     "GameSpec",

@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from classroom.combined_arms.engine import run_agenda
+from classroom.combined_arms.public import SealedDice, SealedDiceError, sealed_copy
 from classroom.combined_arms.sequence import title
 from classroom.combined_arms.state import GameState
 from classroom.combined_arms.units import REAL
 from classroom.combined_arms.victory import Score, score_from_tally
-from classroom.dice import Dice
 
 from .roles import Layout
 from .store import GameInfo, Request
@@ -26,32 +26,9 @@ from .store import GameInfo, Request
 RECENT_EVENTS = 40
 
 
-class SealedDiceError(RuntimeError):
-    """A seat's copy of the game tried to roll: only the store's state rolls dice."""
-
-
-class SealedDice(Dice):
-    """Dice with no generator state: they count rolls but cannot make one."""
-
-    __slots__ = ()
-
-    def __init__(self, rolled: int = 0) -> None:
-        self.state = 0
-        self.inc = 0
-        self.rolled = rolled
-
-    def _next32(self) -> int:
-        raise SealedDiceError("a seat's copy of the game cannot roll dice; submit an action")
-
-    def copy(self) -> SealedDice:
-        return SealedDice(self.rolled)
-
-
 def public_copy(state: GameState) -> GameState:
-    """A copy of ``state`` for drawing and odds, with the dice sealed."""
-    c = state.copy()
-    c.dice = SealedDice(state.dice.rolled)
-    return c
+    """A copy of ``state`` for drawing and odds, with the dice sealed (the engine's one way)."""
+    return sealed_copy(state)
 
 
 # --- scores -----------------------------------------------------------------------------------

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+
 from classroom.combined_arms import EndPhase, Enter, legal_actions
 from classroom.sessions.store import initial_state
 
@@ -30,3 +33,20 @@ def replayed(store, game_id: int):
     for step in store.actions(game_id):
         apply(state, step.action)
     return state
+
+
+@contextlib.contextmanager
+def raw_connection(location: str):
+    """A plain driver connection to a store's data (a file path or a postgresql:// URL),
+    in autocommit mode, to try what the store itself never does."""
+    if location.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(location, autocommit=True) as conn:
+            yield conn
+    else:
+        conn = sqlite3.connect(location, isolation_level=None)
+        try:
+            yield conn
+        finally:
+            conn.close()

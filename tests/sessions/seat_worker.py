@@ -1,12 +1,15 @@
 """A seat process for the multi-process tests (run as a script, never imported by pytest).
 
-    python seat_worker.py seat  DB SEAT GAMES TARGET SEED OUT   # one seat, several games
-    python seat_worker.py crash DB GAMES SEED                   # every seat, until killed
+    python seat_worker.py seat  STORE SEAT GAMES TARGET SEED OUT   # one seat, several games
+    python seat_worker.py crash STORE GAMES SEED                   # every seat, until killed
+
+STORE is a SQLite file or a postgresql:// URL.
 
 ``seat`` plays one seat in every listed game against the others (retrying on a stale
 version) until the games together hold TARGET actions or are all over, then writes what
 it saw to OUT as JSON. ``crash`` plays every seat and prints ``game version`` for each
-accepted action, flushed, so the parent knows exactly what was acknowledged.
+accepted action, flushed, so the parent knows exactly what was acknowledged; while the
+store cannot be reached (its server killed and restarting) it waits and carries on.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import time
 
 from classroom.combined_arms import action_to_json, legal_actions
 from classroom.sessions.follow import GameFollower
-from classroom.sessions.sqlite_store import SQLiteStore
+from classroom.sessions.locate import open_location
 from classroom.sessions.store import Refusal
 
 BUSY_KINDS = ("EndPhase", "EndGame")
@@ -38,10 +41,10 @@ def pick(state, seat: str, rng: random.Random, end_chance: float):
 
 def run_seat(db: str, seat: str, games: list[int], target: int, seed: int, out: str) -> None:
     rng = random.Random(seed)
-    store = SQLiteStore(db)
+    store = open_location(db)
     followers = {g: GameFollower(store, g) for g in games}
     accepted, counts = [], {"stale": 0, "illegal": [], "other": [], "busy": 0}
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 150  # a busy 2-core machine; TARGET normally ends it
     order = list(games)
     while time.monotonic() < deadline:
         for f in followers.values():
@@ -77,7 +80,7 @@ def run_seat(db: str, seat: str, games: list[int], target: int, seed: int, out: 
 
 def run_crash(db: str, games: list[int], seed: int) -> None:
     rng = random.Random(seed)
-    store = SQLiteStore(db)
+    store = open_location(db)
     followers = {g: GameFollower(store, g) for g in games}
     while True:
         live = [g for g in games if not followers[g].state.over]
@@ -85,7 +88,11 @@ def run_crash(db: str, games: list[int], seed: int) -> None:
             return  # every game is over; the parent sees end-of-file
         g = rng.choice(live)
         f = followers[g]
-        f.poll()
+        try:
+            f.poll()
+        except ConnectionError:  # the server is down: wait for it, lose nothing
+            time.sleep(0.05)
+            continue
         seats = list(f.info.layout.names)
         rng.shuffle(seats)
         for seat in seats:
@@ -94,7 +101,8 @@ def run_crash(db: str, games: list[int], seed: int) -> None:
                 continue
             r = store.submit(g, f.version, seat, action)
             if r.ok:
-                sys.stdout.write(f"{g} {r.version}\n")
+                line = json.dumps([g, r.version, seat, action_to_json(action)])
+                sys.stdout.write(f"{line}\n")
                 sys.stdout.flush()
             break
 

@@ -38,8 +38,9 @@ def test_class_new_json_prints_every_link_and_the_tokens_work(tmp_path):
         "http://127.0.0.1:8866/voila/render/classroom/pages/instructor.ipynb?token="
         + data["instructor"]["token"]
     )
-    assert [t["seed"] for t in data["teams"]] == [9, 9]
+    assert "seed" not in json.dumps(data)  # seeds: the instructor console only
     with SQLiteStore(db) as store:
+        assert [g.seed for g in store.games(data["class_id"])] == [9, 9]
         assert open_console(store, data["instructor"]["token"]).class_id == data["class_id"]
         for t in data["teams"]:
             assert [s["seat"] for s in t["seats"]] == ["armour", "D", "E", "F", "support"]
@@ -59,17 +60,59 @@ def test_class_new_plain_list_six_seats_different_seeds_and_env_store(tmp_path):
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     text = out.stdout
-    assert "Instructor console: https://school.example/voila/render/" in text
-    assert "Team 1 (seed 5)" in text and "Team 2 (seed 6)" in text
+    assert (
+        "Instructor console (keep this link to yourself): https://school.example/voila/render/"
+        in text
+    )
+    assert "seed" not in text.lower()  # the console is the only place seeds are shown
+    assert "team 1: each student" in text and "team 2: each student" in text
     assert text.count("/seat.ipynb?token=") == 12
     assert "Overall command" in text and f"Store: {db}" in text
+    # the console link comes before the handouts, never inside one
+    handouts = text.split("=== Team handouts")[1]
+    assert "instructor.ipynb" not in handouts
     assert db.exists()
     with SQLiteStore(db) as store:
         [c] = store.classes()
+        assert [g.seed for g in store.games(c.id)] == [5, 6]
         token, seats = store.tokens(c.id)
         assert token in text and all(t in text for g in seats.values() for t in g.values())
     again = hexclass("class", "links", "--class", str(c.id), "--json", env_store=db)
     assert again.returncode == 0 and json.loads(again.stdout)["instructor"]["token"] == token
+
+
+def test_class_new_without_a_seed_draws_a_random_one_per_class(tmp_path):
+    db = tmp_path / "r.db"
+    for _ in range(2):
+        out = hexclass("class", "new", "--teams", "2", "--store", str(db))
+        assert out.returncode == 0, out.stderr
+    out = hexclass("class", "new", "--teams", "3", "--different-seeds", "--store", str(db))
+    assert out.returncode == 0, out.stderr
+    with SQLiteStore(db) as store:
+        seeds = [[g.seed for g in store.games(c.id)] for c in store.classes()]
+    (a1, a2), (b1, b2), different = seeds
+    assert a1 == a2 and b1 == b2 and a1 != b1  # one battle per class, a new one each time
+    assert len(set(different)) == 3  # --different-seeds: one random seed per team
+    assert all(s >= 2**40 for s in (a1, b1, *different))  # not from a small range
+
+
+def test_handouts_are_one_file_per_team_plus_a_student_list(tmp_path):
+    db, out_dir = tmp_path / "h.db", tmp_path / "handouts"
+    out = hexclass("class", "new", "--teams", "2", "--store", str(db), "--handouts", str(out_dir))
+    assert out.returncode == 0, out.stderr
+    with SQLiteStore(db) as store:
+        [c] = store.classes()
+        instructor, seats = store.tokens(c.id)
+        games = store.games(c.id)
+    team1 = (out_dir / f"class{c.id}-team-1.txt").read_text()
+    team2 = (out_dir / f"class{c.id}-team-2.txt").read_text()
+    students = (out_dir / f"class{c.id}-students.txt").read_text().splitlines()
+    for text, mine, theirs in ((team1, games[0], games[1]), (team2, games[1], games[0])):
+        assert all(tok in text for tok in seats[mine.id].values())
+        assert not any(tok in text for tok in seats[theirs.id].values())
+        assert instructor not in text and "seed" not in text.lower()
+    assert len(students) == 10 and all(line.count("\t") == 2 for line in students)
+    assert instructor not in "\n".join(students)
 
 
 @pytest.mark.parametrize(

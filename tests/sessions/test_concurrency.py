@@ -31,33 +31,21 @@ def _env():
     return env
 
 
-@pytest.mark.slow
-def test_five_seat_processes_lose_nothing_and_apply_nothing_twice(tmp_path):
-    db = tmp_path / "class.db"
-    with SQLiteStore(db) as s:
-        made = create_class(s, teams=16, seed=100, different_seeds=True)
-    games = [t.game_id for t in made.teams]
-    game_list = ",".join(map(str, games))
-    procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                str(WORKER),
-                "seat",
-                str(db),
-                seat,
-                game_list,
-                "100000",
-                str(i),
-                str(tmp_path / f"{seat}.json"),
-            ],
-            env=_env(),
-        )
-        for i, seat in enumerate(SEATS)
-    ]
-    for p in procs:
-        assert p.wait(timeout=120) == 0
-    reports = [json.loads((tmp_path / f"{seat}.json").read_text()) for seat in SEATS]
+def _run_seat_processes(location, out_dir, plan, target, timeout=240):
+    """Start one ``seat_worker.py seat`` process per (seat, games) in ``plan`` at once;
+    returns their reports."""
+    procs = []
+    for i, (seat, games) in enumerate(plan):
+        out = out_dir / f"worker{i}.json"
+        cmd = [sys.executable, str(WORKER), "seat", str(location), seat,
+               ",".join(map(str, games)), str(target), str(i), str(out)]  # fmt: skip
+        procs.append((subprocess.Popen(cmd, env=_env()), out))
+    for p, _ in procs:
+        assert p.wait(timeout=timeout) == 0
+    return [json.loads(out.read_text()) for _, out in procs]
+
+
+def _check_nothing_lost_nothing_twice(store, games, reports) -> int:
     claimed = {}
     for rep in reports:
         # an action the seat's own up-to-date copy found legal is never refused as illegal
@@ -66,20 +54,45 @@ def test_five_seat_processes_lose_nothing_and_apply_nothing_twice(tmp_path):
             assert (g, version) not in claimed, "two seats were told they got the same version"
             claimed[(g, version)] = (seat, action)
     assert sum(rep["stale"] for rep in reports) > 0  # the seats really did collide
-    with SQLiteStore(db) as s:
-        assert s.integrity() == []
-        logged = {}
-        for g in games:
-            steps = s.actions(g)
-            assert [x.version for x in steps] == list(range(1, len(steps) + 1))
-            assert s.version(g) == len(steps)
-            for x in steps:
-                logged[(g, x.version)] = (x.seat, action_to_json(x.action))
-            assert s.state(g).snapshot() == replayed(s, g).snapshot()
-        # none lost (every acknowledged action is in the log, where it was acknowledged)
-        # and none applied twice (the log holds nothing that was not acknowledged once)
-        assert logged == claimed
-        assert len(logged) >= 1000
+    assert store.integrity() == []
+    logged = {}
+    for g in games:
+        steps = store.actions(g)
+        assert [x.version for x in steps] == list(range(1, len(steps) + 1))
+        assert store.version(g) == len(steps)
+        for x in steps:
+            logged[(g, x.version)] = (x.seat, action_to_json(x.action))
+        assert store.state(g).snapshot() == replayed(store, g).snapshot()
+    # none lost (every acknowledged action is in the log, where it was acknowledged)
+    # and none applied twice (the log holds nothing that was not acknowledged once)
+    assert logged == claimed
+    return len(logged)
+
+
+@pytest.mark.slow
+def test_five_seat_processes_lose_nothing_and_apply_nothing_twice(
+    tmp_path, new_store, store_location
+):
+    s = new_store()
+    made = create_class(s, teams=16, seed=100, different_seeds=True)
+    games = [t.game_id for t in made.teams]
+    reports = _run_seat_processes(store_location, tmp_path,
+                                  [(seat, games) for seat in SEATS], target=400)  # fmt: skip
+    assert _check_nothing_lost_nothing_twice(s, games, reports) >= 400
+
+
+@pytest.mark.slow
+def test_thirty_seat_processes_six_teams_lose_nothing_and_apply_nothing_twice(
+    tmp_path, new_store, store_location
+):
+    """A class of 30: six teams of five, every student's kernel a process of its own."""
+    s = new_store()
+    made = create_class(s, teams=6, seed=300, different_seeds=True)
+    games = [t.game_id for t in made.teams]
+    plan = [(seat, [g]) for g in games for seat in SEATS]
+    reports = _run_seat_processes(store_location, tmp_path, plan,
+                                  target=40, timeout=400)  # fmt: skip
+    assert _check_nothing_lost_nothing_twice(s, games, reports) >= 200
 
 
 def _start_crasher(db, games, seed):
@@ -98,7 +111,7 @@ def _read_acks(proc, wanted: int, deadline: float) -> dict[int, int]:
         line = proc.stdout.readline()
         if not line:
             break
-        g, v = map(int, line.split())
+        g, v = json.loads(line)[:2]
         acked[g] = max(acked.get(g, 0), v)
         n += 1
     return acked
@@ -127,7 +140,7 @@ def test_kill_9_mid_stream_then_every_game_resumes_identically(tmp_path):
         proc.wait(timeout=10)
         assert got, "the child acknowledged nothing before the kill"
         for line in proc.stdout.read().splitlines():  # acks still in the pipe count too
-            g, v = map(int, line.split())
+            g, v = json.loads(line)[:2]
             got[g] = max(got.get(g, 0), v)
         proc.stdout.close()
         for g, v in got.items():

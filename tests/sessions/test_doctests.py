@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["roles", "sqlite_store", "session", "replay"]
+MODULES = ["roles", "sqlite_store", "session", "replay", "locate"]
 
 
 @pytest.mark.parametrize("name", MODULES)

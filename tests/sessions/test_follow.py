@@ -2,17 +2,21 @@
 
 import time
 
-from classroom.combined_arms import EndPhase
-from classroom.sessions import ClassFollower, FollowLoop, GameFollower, SQLiteStore
+from classroom.combined_arms import EndPhase, Enter, legal_actions
+from classroom.sessions import ClassFollower, FollowLoop, GameFollower, LiveGame
 from classroom.sessions.store import ClassSettings
 
 from .helpers import first_enter, play, replayed
 
+# The follower shares its kernel's live game with the store it was made from, so what
+# that store accepts reaches the page through submit's own update; "another seat" here
+# is another kernel, i.e. another store object on the same file.
 
-def test_a_follower_sees_another_connections_action(store, game):
+
+def test_a_follower_sees_another_connections_action(store, game, new_store):
     f = GameFollower(store, game)
     assert f.version == 0 and not f.poll()  # nothing new yet
-    writer = SQLiteStore(store.path)
+    writer = new_store()
     a = first_enter(writer.state(game), "D")
     writer.submit(game, 0, "D", a)
     u = f.poll()
@@ -34,21 +38,21 @@ def test_a_follower_started_late_replays_the_whole_log(store, game):
         assert f.state.snapshot() == store.state(game).snapshot()
 
 
-def test_poll_applies_at_most_max_actions_and_says_there_is_more(store, game):
+def test_poll_applies_at_most_max_actions_and_says_there_is_more(store, game, new_store):
+    other = new_store()
     for seat in ("D", "E", "F", "armour"):
-        play(store, game, seat, first_enter(store.state(game), seat))
-    f = GameFollower(store, game)
-    f.close()
+        play(other, game, seat, first_enter(other.state(game), seat))
     f = GameFollower(store, game, max_actions=1)
     assert f.version == 4  # the constructor keeps going until caught up
-    play(store, game, "support", EndPhase("support"))
-    play(store, game, "support", EndPhase("support"))
+    play(other, game, "support", EndPhase("support"))
+    play(other, game, "support", EndPhase("support"))
     u1 = f.poll()
     assert len(u1.actions) == 1 and u1.more
     u2 = f.poll()
     assert len(u2.actions) == 1 and not u2.more
     assert f.state.snapshot() == store.state(game).snapshot()
     f.close()
+    other.close()
 
 
 def test_messages_queue_ready_status_and_settings_reach_the_follower(store, made, game):
@@ -72,25 +76,31 @@ def test_messages_queue_ready_status_and_settings_reach_the_follower(store, made
     f.close()
 
 
-def test_an_idle_poll_reads_no_tables(store, game):
+def test_an_idle_poll_reads_no_tables(store, game, new_store):
     f = GameFollower(store, game, presence_every=3600)
     calls = []
-    real = f._reader.game
-    f._reader.game = lambda gid: calls.append(gid) or real(gid)
+    # the read a refresh starts with: the game row (SQLite), or the one-round-trip snapshot
+    name = "follower_snapshot" if hasattr(f._reader, "follower_snapshot") else "game"
+    real = getattr(f._reader, name)
+    setattr(f._reader, name, lambda gid, *a: calls.append(gid) or real(gid, *a))
     for _ in range(50):
         assert not f.poll()
-    assert calls == []  # only PRAGMA data_version was asked
-    play(store, game, "support", EndPhase("support"))
+    assert calls == []  # only the change token was asked (PRAGMA data_version / in memory)
+    other = new_store()
+    play(other, game, "support", EndPhase("support"))
     assert f.poll()
     assert calls == [game]
     f.close()
+    other.close()
 
 
-def test_a_class_follower_keeps_every_team_summary_fresh(store, made):
+def test_a_class_follower_keeps_every_team_summary_fresh(store, made, new_store):
     g1, g2 = (t.game_id for t in made.teams)
     cf = ClassFollower(store, made.class_id)
     assert [r["team"] for r in cf.table()] == [1, 2]
-    play(store, g2, "support", EndPhase("support"))
+    other = new_store()
+    play(other, g2, "support", EndPhase("support"))
+    other.close()
     changed = cf.poll()
     assert set(changed) == {g2}
     assert cf.summaries[g2].phase == "friendly_fire"
@@ -101,14 +111,54 @@ def test_a_class_follower_keeps_every_team_summary_fresh(store, made):
     cf.close()
 
 
-def test_a_follow_loop_calls_back_from_its_thread(store, game):
+def test_a_follow_loop_calls_back_from_its_thread(store, game, new_store):
     f = GameFollower(store, game)
     seen = []
     loop = FollowLoop(f, seen.append, interval=0.01).start()
-    play(store, game, "support", EndPhase("support"))
+    other = new_store()
+    play(other, game, "support", EndPhase("support"))
+    other.close()
     deadline = time.monotonic() + 5
     while not seen and time.monotonic() < deadline:
         time.sleep(0.01)
     loop.stop()
     assert seen and seen[0].version == 1 and loop.errors == []
     f.close()
+
+
+def test_a_kernel_holds_one_game_and_submit_hands_on_what_it_caught_up(store, game, new_store):
+    """The follower and the store share one LiveGame; submit's update carries the news."""
+    f = GameFollower(store, game)
+    assert f.live is store.live_game(game)  # one copy of the game in this kernel
+    other = new_store()
+    d = first_enter(other.state(game), "D")
+    play(other, game, "D", d)  # another kernel moves D1; this page has not polled yet
+    e = next(a for a in legal_actions(f.state, "E") if isinstance(a, Enter) and a.to != d.to)
+    r = store.submit(game, f.version, "E", e)  # drawn at version 0, rebased onto 1
+    assert r.ok and r.version == 2
+    assert [s.action for s in r.update.actions] == [d, e]  # both reach the page
+    assert any("enters" in ev.text and d.unit in ev.text for ev in r.update.events)
+    assert f.version == 2 and f.state.units[d.unit].hex == d.to
+    assert not f.poll().board_changed  # nothing applied twice
+    assert f.state.snapshot() == replayed(store, game).snapshot()
+    other.close()
+    f.close()
+
+
+def test_a_saved_record_reloads_through_the_live_game(store, game):
+    import pytest
+
+    from classroom.combined_arms.game import RecordError
+
+    play(store, game, "D", first_enter(store.state(game), "D"))
+    play(store, game, "support", EndPhase("support"))
+    live = store.live_game(game)
+    data = live.record()
+    again = LiveGame.from_record(data, store.game(game))
+    assert again.version == live.version == 2
+    assert again.state.snapshot() == live.state.snapshot()
+    bad = dict(data, actions=[*data["actions"], {"type": "Move", "seat": "D"}])
+    with pytest.raises(RecordError, match=r"actions\[2\]"):
+        LiveGame.from_record(bad, store.game(game))
+    with pytest.raises(RecordError, match="seed"):
+        LiveGame.from_record(dict(data, seed=data["seed"] + 1), store.game(game))

@@ -38,7 +38,10 @@ def test_create_class_gives_every_link(store):
     assert json.loads(json.dumps(data)) == data
     assert len({s["token"] for t in data["teams"] for s in t["seats"]}) == 18
     text = made.as_text()
-    assert made.instructor_url in text and all(s.url in text for t in made.teams for s in t.seats)
+    assert all(s.url in text for t in made.teams for s in t.seats)
+    assert made.instructor_token not in text  # handouts never carry the console link
+    assert made.instructor_url in made.instructor_text()
+    assert "seed" not in json.dumps(data) + text + made.instructor_text()
     # the same links can be printed again later
     again = class_links(store, made.class_id, "https://class.example")
     assert again.to_json()["teams"] == data["teams"]
@@ -56,11 +59,31 @@ def test_one_seed_means_the_same_battle_for_every_team(store):
     assert [t.seed for t in given.teams] == [5, 9]
 
 
+def test_without_a_seed_every_class_gets_a_random_63_bit_one(store):
+    seeds = [create_class(store, teams=2).teams[0].seed for _ in range(4)]
+    assert len(set(seeds)) == 4 and all(0 <= s < 2**63 for s in seeds)
+    assert max(seeds) >= 2**40  # four draws below 2**40 out of 2**63: practically never
+    made = create_class(store, teams=3, different_seeds=True)
+    assert len({t.seed for t in made.teams}) == 3  # independent, not seed + i
+    rerun = create_class(store, teams=2, seed=seeds[0])
+    assert [t.seed for t in rerun.teams] == [seeds[0]] * 2
+
+
+def test_a_team_handout_holds_only_that_team(store):
+    made = create_class(store, teams=3)
+    sheet = made.team_handout(2)
+    assert all(s.token in sheet for s in made.teams[1].seats)
+    others = [s.token for t in (made.teams[0], made.teams[2]) for s in t.seats]
+    assert not any(tok in sheet for tok in others) and made.instructor_token not in sheet
+    assert len(made.student_lines()) == 15
+    with pytest.raises(KeyError, match="no team 4"):
+        made.team_handout(4)
+
+
 @pytest.mark.parametrize(
     "kwargs, words",
     [
         ({"teams": 0, "seed": 1}, "teams: expected a whole number from 1 to 60"),
-        ({"teams": 2}, "give either seed"),
         ({"teams": 2, "seed": 1, "seeds": [1, 2]}, "give either seed"),
         ({"teams": 2, "seeds": [1]}, "expected 2 seeds"),
         ({"teams": 2, "seeds": [1, -1]}, r"seeds\[1\]: expected a whole number"),
@@ -207,7 +230,8 @@ def test_debrief_tables_and_exports(store, made, tmp_path):
     assert len(db["actions"]) == store.version(g1) + store.version(g2)
     paths = db.export_csv(tmp_path / "out")
     assert sorted(p.name for p in paths) == sorted(
-        f"class{made.class_id}-{n}.csv" for n in ("teams", "turns", "seats", "actions", "messages")
+        f"class{made.class_id}-{n}.csv"
+        for n in ("teams", "turns", "fires", "activity", "seats", "actions", "messages")
     )
     back = pd.read_csv(tmp_path / "out" / f"class{made.class_id}-turns.csv")
     assert back["score_projected"].tolist() == turns["score_projected"].tolist()

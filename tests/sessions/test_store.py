@@ -25,7 +25,7 @@ from classroom.sessions.store import (
     initial_state,
 )
 
-from .helpers import first_enter, play, replayed, to_fire_phase
+from .helpers import first_enter, play, raw_connection, replayed, to_fire_phase
 
 
 def test_a_legal_action_is_accepted_and_the_version_moves_on(store, game):
@@ -40,9 +40,9 @@ def test_a_legal_action_is_accepted_and_the_version_moves_on(store, game):
     assert store.state(game).units[a.unit].hex == a.to
 
 
-def test_a_stale_version_is_refused_with_the_current_version(store, game):
-    play(store, game, "D", first_enter(store.state(game), "D"))
+def test_an_order_from_before_a_new_phase_is_refused_as_stale(store, game):
     a = first_enter(store.state(game), "E")
+    to_fire_phase(store, game)  # the commander ends the move phase: E's plan is void
     r = store.submit(game, 0, "E", a)
     assert not r.ok
     assert r.kind is Refusal.STALE
@@ -208,9 +208,9 @@ def test_ready_flags_belong_to_the_current_phase(store, game):
     assert store.ready(game) == frozenset()
 
 
-def test_presence_times_out_without_heartbeats(tmp_path):
+def test_presence_times_out_without_heartbeats(new_store):
     now = [1000.0]
-    store = SQLiteStore(tmp_path / "c.db", clock=lambda: now[0])
+    store = new_store(clock=lambda: now[0])
     made = create_class(store, teams=1, seed=1)
     g = made.teams[0].game_id
     store.heartbeat(g, "D", "tab-1")
@@ -247,19 +247,19 @@ def test_same_seed_same_game_for_every_team(store, made):
     assert a.board.terrain == b.board.terrain
 
 
-def test_the_log_is_append_only(store, game):
+def test_the_log_is_append_only(store, game, store_location):
     play(store, game, "support", EndPhase("support"))
-    raw = sqlite3.connect(store.path)
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        raw.execute("UPDATE actions SET seat = 'D'")
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        raw.execute("DELETE FROM actions")
-    raw.close()
+    with raw_connection(store_location) as raw:
+        with pytest.raises(Exception, match="append-only"):
+            raw.execute("UPDATE actions SET seat = 'D'")
+        with pytest.raises(Exception, match="append-only"):
+            raw.execute("DELETE FROM actions")
     assert store.integrity() == []
+    assert [a.seat for a in store.actions(game)] == ["support"]
 
 
-def test_two_processes_caches_catch_up_with_each_other(store, game):
-    other = SQLiteStore(store.path)
+def test_two_processes_caches_catch_up_with_each_other(store, game, new_store):
+    other = new_store()
     for i in range(30):
         s = (store, other)[i % 2]
         seat = ("D", "E", "F", "armour")[i % 4]
@@ -269,7 +269,6 @@ def test_two_processes_caches_catch_up_with_each_other(store, game):
         assert s.submit(game, len(state.actions), a.seat, a).ok
     for s in (store, other):
         assert s.state(game).snapshot() == replayed(store, game).snapshot()
-    other.close()
 
 
 def test_state_at_an_old_version_and_bad_versions(store, game):
@@ -340,3 +339,36 @@ def test_a_newer_schema_is_refused(tmp_path):
 def test_memory_databases_are_refused():
     with pytest.raises(ValueError, match="several connections share one store"):
         SQLiteStore(":memory:")
+
+
+def test_a_version_1_store_file_opens_and_gains_the_commander_mode(tmp_path):
+    """A class file written before schema 2 keeps every row and gets the new parts."""
+    import re as _re
+
+    from classroom.sessions.sqlite_store import SCHEMA, _statements
+
+    path = tmp_path / "v1.db"
+    v1 = _re.sub(r",\s*commander_mode[^)]*\)\)", "", SCHEMA)  # the classes table before 2
+    v1 = _re.sub(r"CREATE TABLE IF NOT EXISTS seat_holders.*?WITHOUT ROWID;", "", v1, flags=_re.S)
+    assert "commander_mode" not in v1 and "seat_holders" not in v1
+    conn = sqlite3.connect(path)
+    for stmt in _statements(v1):
+        conn.execute(stmt)
+    conn.execute(
+        "INSERT INTO classes (name, instructor_token, message_mode, created) "
+        "VALUES ('old', 'instructor-token-of-v1-0123', 'written', 0)"
+    )
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path) as s:
+        [info] = s.classes()
+        assert info.name == "old" and info.settings == ClassSettings("written", None, "advisory")
+        made = create_class(s, teams=1, seed=1, settings=ClassSettings(commander="strict"))
+        assert s.class_info(made.class_id).settings.commander == "strict"
+        g = made.teams[0].game_id
+        s.heartbeat(g, "D", "tab-1")
+        assert s.hold_seat(g, "D", "tab-1").value is True
+        assert s.hold_seat(g, "D", "tab-2").value is False  # tab-1 holds it and is there
+        assert s.hold_seat(g, "D", "tab-2", take_over=True).value is True
+        assert s.seat_holder(g, "D") == "tab-2"
