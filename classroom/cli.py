@@ -9,9 +9,15 @@ import sys
 from classroom import __version__
 
 SIMULATE_HELP = """\
-Play whole Combined Arms games with a scripted attacker and report the win rate, the
-mean, median and spread of the scores, and games per second. Game i uses seed S+i.
-With --json a single JSON object goes to stdout (the progress bar stays on stderr).
+The balance lab: play whole Combined Arms games with an attacker and report the win
+rate (with a 95% Wilson interval), the mean (with its interval), median and spread of
+the scores, turns played, and games per second. Game i uses seed S+i, so --compare
+plays several policies on the same boards and dice and also reports their paired score
+difference. --board B plays every game on board B (how winnable is it?) with each
+game's own dice. --plot FILE.png draws win rates, scores and game lengths. --jobs
+shares games among local processes, --scheduler tcp://HOST:PORT among the workers of a
+Dask cluster; the results are the same either way. With --json a single JSON object
+goes to stdout (the progress bar stays on stderr).
 """
 
 
@@ -35,6 +41,23 @@ def _seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
     return value
+
+
+def _policies(text: str) -> list[str]:
+    """A comma-separated list of known policy names, each once."""
+    from classroom.combined_arms.bot import POLICIES
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected policy names separated by commas")
+    unknown = [n for n in names if n not in POLICIES]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown policy {unknown[0]!r}; expected some of {', '.join(sorted(POLICIES))}"
+        )
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"each policy once, please: {text}")
+    return names
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +90,23 @@ def _add_simulate(commands) -> None:
         "--policy",
         choices=sorted(POLICIES),
         default="steady",
-        help="the attacker: steady (scripted), random (legal-random baseline), passive",
+        help="the attacker: best (search), steady (scripted), bold, random (legal-random "
+        "baseline), passive (ends after turn 1)",
+    )
+    sim.add_argument(
+        "--compare",
+        type=_policies,
+        metavar="P1,P2,...",
+        help="compare these policies on the same seeds (e.g. best,steady,passive)",
+    )
+    sim.add_argument(
+        "--board", type=_seed, metavar="B", help="play every game on the board of seed B"
+    )
+    sim.add_argument("--plot", metavar="FILE.png", help="draw the results to a PNG file")
+    sim.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="play the games on a Dask cluster (its scheduler's address)",
     )
     sim.add_argument("--jobs", type=_count, default=1, metavar="J", help="worker processes (1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -77,15 +116,28 @@ def _add_simulate(commands) -> None:
 
 
 def _simulate(args) -> int:
-    from classroom.combined_arms.simulate import ProgressBar, simulate
+    from classroom.combined_arms.simulate import ProgressBar, compare, plot
 
+    if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://")):
+        print(
+            f"hexclass simulate: error: --scheduler expects tcp://HOST:PORT, got "
+            f"{args.scheduler!r}",
+            file=sys.stderr,
+        )
+        return 2
     bar = None if args.no_progress else ProgressBar(sys.stderr)
-    summary = simulate(args.games, args.seed, args.policy, args.jobs, progress=bar)
+    policies = args.compare or [args.policy]
+    result = compare(policies, args.games, args.seed, args.jobs, bar, args.board, args.scheduler)
+    if args.plot:
+        plot(result, args.plot)
     if args.json:
-        json.dump(summary.to_json(), sys.stdout)
+        data = result.to_json() if args.compare else result.summaries[0].to_json()
+        json.dump(data, sys.stdout)
         sys.stdout.write("\n")
     else:
-        print(summary.report())
+        print(result.report() if args.compare else result.summaries[0].report())
+        if args.plot:
+            print(f"plot: {args.plot}")
     return 0
 
 

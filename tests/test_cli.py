@@ -110,6 +110,10 @@ def test_simulate_text_report(capsys):
         ["--seed", "-4"],
         ["--policy", "nope"],
         ["--jobs", "0"],
+        ["--compare", "steady,nope"],
+        ["--compare", "steady,steady"],
+        ["--compare", ","],
+        ["--board", "-3"],
     ],
 )
 def test_bad_arguments_give_usage_and_exit_2(args):
@@ -118,3 +122,34 @@ def test_bad_arguments_give_usage_and_exit_2(args):
     assert out.stderr.startswith("usage: hexclass simulate")
     assert "error:" in out.stderr and "Traceback" not in out.stderr
     assert out.stdout == ""
+
+
+def test_simulate_compare_json_and_plot(tmp_path, capsys):
+    """--compare plays each policy on the same seeds; --plot writes the PNG."""
+    png = tmp_path / "lab.png"
+    args = ["simulate", "--compare", "passive,steady", "--games", "3", "--seed", "8"]
+    assert main([*args, "--json", "--no-progress", "--plot", str(png)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["policy"] for p in data["policies"]] == ["passive", "steady"]
+    for p in data["policies"]:
+        lo, hi = p["win_rate_ci95"]
+        assert 0 <= lo <= p["win_rate"] <= hi <= 1
+        lo, hi = p["mean_score_ci95"]
+        assert lo <= p["mean_score"] <= hi
+        assert sum(p["turn_counts"].values()) == 3
+    assert set(data["paired_vs_passive"]) == {"steady"}
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_simulate_board_study_text(capsys):
+    assert (
+        main(["simulate", "--games", "3", "--policy", "passive", "--board", "12", "--no-progress"])
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "board 12" in text and "95% CI" in text
+
+
+def test_simulate_scheduler_address_must_be_tcp(capsys):
+    assert main(["simulate", "--games", "1", "--scheduler", "localhost:8786"]) == 2
+    assert "tcp://HOST:PORT" in capsys.readouterr().err

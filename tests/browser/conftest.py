@@ -65,13 +65,15 @@ class VoilaServer:
         )
         self._wait()
 
-    def _wait(self, timeout: float = 60.0) -> None:
+    ready_path = "/"
+
+    def _wait(self, timeout: float = 180.0) -> None:
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"voila exited with {self.proc.returncode}; see {self.log.name}")
             try:
-                urllib.request.urlopen(self.base + "/", timeout=2)
+                urllib.request.urlopen(self.base + self.ready_path, timeout=5)
                 return
             except OSError:
                 time.sleep(0.3)
@@ -130,6 +132,29 @@ def voila(artifacts, tmp_path_factory):
     server.stop()
 
 
+# Generous limits: a Voilà page streams while its notebook runs, so on a busy two-core
+# machine (eight engineers' test runs at once) a first paint can take a minute. Tests
+# wait on readiness (the page's widgets, the board drawn, the kernel idle), never on a
+# fixed sleep, and no step fails on Playwright's 30 s default.
+NAVIGATION_TIMEOUT_MS = 180_000
+ACTION_TIMEOUT_MS = 90_000
+READY_TIMEOUT_MS = 180_000
+
+
+def _with_generous_timeouts(browser):
+    """Make every context from ``browser`` wait as long as a loaded machine needs."""
+    new_context = browser.new_context
+
+    def patient_context(*args, **kwargs):
+        ctx = new_context(*args, **kwargs)
+        ctx.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+        ctx.set_default_timeout(ACTION_TIMEOUT_MS)
+        return ctx
+
+    browser.new_context = patient_context  # tests open pages in contexts of their own
+    return browser
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):
@@ -138,7 +163,7 @@ def browser():
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
+        yield _with_generous_timeouts(b)
         b.close()
 
 
@@ -150,7 +175,12 @@ def page(browser):
     ctx.close()
 
 
-def wait_for_widgets(page, timeout: float = 90_000) -> None:
+def open_page(page, url: str) -> None:
+    """Navigate without waiting for the whole streamed page (Voilà sends it as cells run)."""
+    page.goto(url, wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)
+
+
+def wait_for_widgets(page, timeout: float = READY_TIMEOUT_MS) -> None:
     """Wait until Voilà has executed the notebook and rendered its widgets."""
     page.wait_for_selector(".jupyter-widgets, .widget-box, canvas", timeout=timeout)
     page.wait_for_function(
@@ -159,10 +189,60 @@ def wait_for_widgets(page, timeout: float = 90_000) -> None:
     )
 
 
+def wait_for_board(
+    page, selector: str = ".hexclass-ca-app canvas", timeout: float = READY_TIMEOUT_MS
+) -> None:
+    """Wait until the page's board canvas is drawn (some pixels painted) and the kernel idle."""
+    wait_for_widgets(page, timeout)
+    page.wait_for_function(
+        """(sel) => {
+            for (const c of document.querySelectorAll(sel)) {
+                if (!c.width || !c.height) continue;
+                const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                for (let i = 3; i < d.length; i += 64) if (d[i] > 0) return true;
+            }
+            return false;
+        }""",
+        arg=selector,
+        timeout=timeout,
+        polling=250,
+    )
+    wait_for_kernel_idle(page, timeout)
+
+
+def kernel_idle_count(page) -> int:
+    """How many times the page's kernel has reported idle (hexclass pages only; else -1)."""
+    return page.evaluate(
+        "() => { const v = document.documentElement.getAttribute('data-hexclass-idle');"
+        " return v === null ? -1 : Number(v); }"
+    )
+
+
+def wait_for_kernel_idle(page, timeout: float = READY_TIMEOUT_MS, after: int | None = None) -> None:
+    """Wait until the kernel is idle (after ``after`` idle reports, if given).
+
+    Pages served by plain ``voila`` (not ``hexclass serve``) carry no status: no wait.
+    """
+    if kernel_idle_count(page) < 0 and after is None:
+        return
+    page.wait_for_function(
+        """(after) => {
+            const r = document.documentElement;
+            const n = Number(r.getAttribute('data-hexclass-idle') || -1);
+            return r.getAttribute('data-hexclass-kernel') === 'idle' && (after === null || n > after);
+        }""",
+        arg=after,
+        timeout=timeout,
+        polling=100,
+    )
+
+
 class HexclassServer(VoilaServer):
     """``hexclass serve`` itself (preheated kernels and all) on a free loopback port."""
 
-    def __init__(self, store: pathlib.Path, preheat: bool = True, port: int | None = None) -> None:
+    def __init__(
+        self, store: pathlib.Path, preheat: bool = True, port: int | None = None, args=()
+    ) -> None:
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         self.store = store
         self.port = port or free_port()
@@ -178,8 +258,18 @@ class HexclassServer(VoilaServer):
         ]
         if not preheat:
             cmd.append("--no-preheat")
+        cmd.extend(args)
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
         self._wait()
+
+    ready_path = "/hexclass/api/status"
+
+    def status(self) -> dict:
+        """Kernel counts and PIDs from the server (see ``classroom.server.StatusHandler``)."""
+        import json
+
+        with urllib.request.urlopen(self.base + self.ready_path, timeout=10) as r:
+            return json.load(r)
 
 
 @pytest.fixture(scope="session")

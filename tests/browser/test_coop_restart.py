@@ -15,6 +15,7 @@ import pytest
 
 from classroom.combined_arms import record, replay
 from classroom.sessions import GameFollower, create_class, open_store
+from classroom.sessions.store import HEARTBEAT_EVERY, PRESENCE_TIMEOUT
 
 from .conftest import HexclassServer, button, click_hex, descendants, wait_for_widgets, wait_message
 
@@ -75,6 +76,15 @@ def test_server_killed_mid_game_resumes_identically(browser, tmp_path, artifacts
         wait_for_widgets(page)
         page.wait_for_selector(".hexclass-seat canvas", timeout=90_000)
         assert page.get_by_role("button", name="D1", exact=True).count() == 0  # on the board now
+        # The killed page never said goodbye, so it still holds seat D; the reloaded page
+        # watches until that holder has been silent for PRESENCE_TIMEOUT, then takes the
+        # seat back by itself (its next heartbeat). Wait for that, not for luck.
+        page.wait_for_function(
+            "() => ![...document.querySelectorAll('button')].some("
+            "b => b.innerText.includes('Take over this seat') && b.offsetParent !== null)",
+            timeout=(PRESENCE_TIMEOUT + 4 * HEARTBEAT_EVERY) * 1000,
+            polling=200,
+        )
         enter(page, "D3", rear[0], board.label(rear[0]))  # and the seat plays on
         with GameFollower(open_store(store_path), game_id) as f:
             assert f.version == before_version + 1

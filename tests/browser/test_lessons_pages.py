@@ -106,6 +106,7 @@ def test_cohesion_lesson_replays_a_worked_example(voila, page, artifacts):
 
 def test_supply_lesson_places_a_supply_unit_with_a_real_canvas_click(voila, page, artifacts):
     from classroom.toaw import Rules
+    from classroom.toaw.explain import hex_name
     from classroom.toaw.hexmap import offset_to_axial
     from widgets.toaw_supply import SupplyMapLab
 
@@ -117,9 +118,60 @@ def test_supply_lesson_places_a_supply_unit_with_a_real_canvas_click(voila, page
     assert "1 supply unit(s)" not in body_text(page)
     click_hex(page, 1, lab.boards[Rules.NEW], target)
     wait_for_text(page, "1 supply unit(s)")
-    wait_for_text(page, f"new rules, hex {target}")
+    wait_for_text(page, f"new rules, hex {hex_name(target)}")
     lab.place("supply unit", target)
     assert lab.shown(Rules.NEW, target) > before  # the page now shows the raised number
     assert canvas_is_painted(page, 0) and canvas_is_painted(page, 1)
     scroll_to_top(page, "Hover a hex to read why")
     page.screenshot(path=str(artifacts / "lesson-toaw-supply.png"))
+
+
+def test_fire_and_odds_lesson_replays_a_quoted_decision(voila, page, artifacts):
+    open_lesson(voila, page, "ca-fire-and-odds", canvases=2)
+    assert "Chance to pin 6f" in body_text(page)  # the shot builder's first shot
+    page.get_by_role("button", name="Turn 15 (1 in 9)").click()
+    wait_for_text(page, "the engine gives 11% (1/9)")
+    assert "Broken only if A2's fire fails first" in body_text(page)
+    assert canvas_is_painted(page, 1)
+    scroll_to_top(page, "The sample game's decisions, on the board")
+    page.screenshot(path=str(artifacts / "lesson-ca-fire-and-odds.png"))
+
+
+def test_defenders_mind_lesson_plays_the_enemy_phase(voila, page, artifacts):
+    open_lesson(voila, page, "ca-defenders-mind", canvases=1)
+    assert "Post #1 of 2: 4e" in body_text(page)
+    page.get_by_role("button", name="Play the enemy phase").click()
+    wait_for_text(page, "The engine's enemy phase (dice seed 1)")
+    wait_for_text(page, "reveal test for the platoon in 4e")
+    assert canvas_is_painted(page, 0)
+    scroll_to_top(page, "The live defender")
+    page.screenshot(path=str(artifacts / "lesson-ca-defenders-mind.png"))
+
+
+def test_team_lesson_steps_a_first_turn(voila, page, artifacts):
+    open_lesson(voila, page, "ca-playing-as-a-team", canvases=1)
+    step = page.get_by_role("button", name="Next step ▶")
+    step.click()
+    wait_for_text(page, "Refused: CA p.7 \"Co-operative Team Play\": A1 is not commanded by seat 'D'")
+    step.click()
+    wait_for_text(page, "A1 enters at 1d")
+    assert canvas_is_painted(page, 0)
+    scroll_to_top(page, "A guided first turn")
+    page.screenshot(path=str(artifacts / "lesson-ca-playing-as-a-team.png"))
+
+
+def test_play_lesson_what_if_and_log_are_live_on_the_page(voila, page, artifacts):
+    page.goto(voila.url("lessons/play-combined-arms.ipynb"), timeout=TIMEOUT)
+    wait_for_widgets(page)
+    page.wait_for_selector(".hexclass-ca-app canvas", timeout=TIMEOUT)
+    wait_for_text(page, "Chance to pin 5d: 44%")  # the what-if starts with A2 on 3c (4/9)
+    page.locator(".widget-dropdown:has-text('A2 stands in') select").select_option("2b")
+    wait_for_text(page, "Chance to pin 5d: 56%")  # hatches open, no woods beside the line
+    page.get_by_role("button", name="Show the latest events").click()
+    wait_for_text(page, "what happened")
+    overflowing = page.evaluate(
+        "() => [...document.querySelectorAll('pre')].filter(p => p.scrollWidth > p.clientWidth + 1).length"
+    )
+    assert overflowing == 0  # worked-example output wraps instead of running off the page
+    scroll_to_top(page, "What if the tanks stood elsewhere?")
+    page.screenshot(path=str(artifacts / "lesson-play-combined-arms-what-if.png"))

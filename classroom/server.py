@@ -1,0 +1,422 @@
+"""The Voilà server behind ``hexclass serve``: Voilà plus a kernel lifecycle fit for a class.
+
+``hexclass serve`` (:mod:`classroom.serve`) runs this module in a child process
+(``python -m classroom.server ...`` with Voilà's own options) and supervises it. On top of
+Voilà it adds:
+
+* **A page closed gives its kernel back.** Voilà asks for the shutdown from the page's
+  ``beforeunload`` with a beacon that carries the ``_xsrf`` cookie, but Voilà never sets
+  that cookie, so the request fails with 403 (voila#1458). The render handler here sets
+  it. A beacon is not guaranteed (a crashed tab, a dropped network, a laptop lid), so the
+  server also shuts a kernel down itself when the last browser websocket to it has been
+  closed for ``Hexclass.reload_grace`` seconds; a reloaded page gets a new kernel anyway.
+* **Kernels no browser ever connected to** (a ``curl`` of a seat link, a page whose
+  browser vanished while it rendered) are culled by Jupyter's own culler after
+  ``Hexclass.cull_after`` seconds idle with no connection; preheated kernels waiting in
+  the pool are never culled (Voilà's pool manager skips them).
+* **A page kernel that dies is not restarted** into a kernel without a page (Jupyter's
+  auto-restart is off): it is shut down, its websocket closes and the page shows its
+  "connection lost" banner.
+* **The seat pool follows the class**: the preheated seat kernels are as many as the
+  store's running games have seats without a live page (between ``seat_pool_min`` and
+  ``seat_pool_max``), checked every few seconds.
+* ``/`` redirects to the home page; ``/hexclass/api/status`` (loopback only) reports the
+  kernel counts and PIDs; one log line per kernel started or stopped, with the counts.
+* SIGTERM, SIGINT and SIGHUP all stop the loop, after which every kernel is shut down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+
+import tornado.web
+from jupyter_core.utils import ensure_async
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Float, Integer, Unicode
+from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
+
+HOME = "classroom/pages/home.ipynb"
+SEAT = "classroom/pages/seat.ipynb"
+SOLITAIRE = "classroom/pages/solitaire.ipynb"
+STATUS_PATH = "/hexclass/api/status"
+STORE_CHECK_SECONDS = 5.0
+
+
+class HexclassKernelManager(AsyncMappingKernelManager):
+    """Kernels that live exactly as long as a browser page needs them.
+
+    Voilà's pool manager (``VoilaKernelManager``) is built on top of this class, so its
+    pool logic runs first and calls down here to start and stop kernels.
+    """
+
+    reload_grace = Float(
+        10.0,
+        config=True,
+        help="seconds a kernel outlives the last websocket of its page (a network blip)",
+    )
+    sweep_interval = Float(2.0, config=True, help="seconds between two lifecycle checks")
+    store_path = Unicode("", config=True, help="the co-op store (to size the seat pool)")
+    seat_pool_min = Integer(2, config=True, help="preheated seat kernels at least")
+    seat_pool_max = Integer(30, config=True, help="preheated seat kernels at most")
+    pool_burst = Integer(4, config=True, help="pool kernels starting at the same time, at most")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._born: dict[str, float] = {}
+        self._page: dict[str, str] = {}
+        self._orphaned_at: dict[str, float] = {}
+        self._stopping: set[str] = set()
+        self._sweeper = None
+        self._seats = 0
+        self._seats_checked = -1e9
+        self.started_total = 0
+        self.stopped_total = 0
+
+    # --- start and stop, one log line each ----------------------------------------------------
+    async def _async_start_kernel(self, **kwargs):
+        env = kwargs.get("env") or {}
+        kernel_id = await super()._async_start_kernel(**kwargs)
+        self._born[kernel_id] = time.monotonic()
+        self._page[kernel_id] = page_of(env)
+        self.started_total += 1
+        self.log.info(
+            "hexclass: kernel started %s pid %s for %s; %s",
+            kernel_id[:8],
+            self.pid_of(kernel_id),
+            self._page[kernel_id],
+            self.counts_text(),
+        )
+        self._start_sweeper()
+        return kernel_id
+
+    start_kernel = _async_start_kernel
+
+    async def _async_shutdown_kernel(self, kernel_id, now=False, restart=False):
+        pid = self.pid_of(kernel_id)
+        result = await super()._async_shutdown_kernel(kernel_id, now=now, restart=restart)
+        if not restart:
+            self._forget(kernel_id)
+            self.stopped_total += 1
+            self.log.info(
+                "hexclass: kernel stopped %s pid %s; %s", kernel_id[:8], pid, self.counts_text()
+            )
+        return result
+
+    shutdown_kernel = _async_shutdown_kernel
+
+    def remove_kernel(self, kernel_id):
+        self._forget(kernel_id)
+        return super().remove_kernel(kernel_id)
+
+    def _forget(self, kernel_id: str) -> None:
+        for table in (self._born, self._page, self._orphaned_at):
+            table.pop(kernel_id, None)
+        self._stopping.discard(kernel_id)
+
+    async def stop_dead_kernels(self) -> None:
+        """A kernel whose process died is shut down, not restarted (its page state is gone).
+
+        ``hexclass serve`` turns Jupyter's auto-restart off: a restarted kernel would have
+        none of its page's widgets, so the page would look alive and do nothing. Stopped,
+        its websocket closes and the page shows its "connection lost" banner.
+        """
+        for kernel_id in list(self.list_kernel_ids()):
+            km = self._kernels.get(kernel_id)
+            if km is None or kernel_id in self._stopping or not km.has_kernel:
+                continue
+            if not await ensure_async(km.is_alive()):
+                self.log.warning("hexclass: kernel %s died", kernel_id[:8])
+                self._stop_soon(kernel_id, "its process died", now=True)
+
+    # --- connections ----------------------------------------------------------------------------
+    def notify_connect(self, kernel_id):
+        super().notify_connect(kernel_id)
+        self._orphaned_at.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id):
+        super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id, 0) <= 0:
+            self._orphaned_at[kernel_id] = time.monotonic()
+
+    # --- the periodic sweep -------------------------------------------------------------------
+    def _start_sweeper(self) -> None:
+        if self._sweeper is None:
+            from tornado.ioloop import PeriodicCallback
+
+            self._sweeper = PeriodicCallback(self.sweep, 1000 * self.sweep_interval)
+            self._sweeper.start()
+
+    async def sweep(self) -> None:
+        """Stop kernels whose page has gone; keep the seat pool sized for the class."""
+        now = time.monotonic()
+        for kernel_id, since in list(self._orphaned_at.items()):
+            if self._kernel_connections.get(kernel_id, 0) > 0:
+                self._orphaned_at.pop(kernel_id, None)
+            elif now - since >= self.reload_grace:
+                self._orphaned_at.pop(kernel_id, None)
+                self._stop_soon(kernel_id, "its page closed")
+        await self.stop_dead_kernels()
+        try:
+            self.resize_seat_pool()
+        except Exception as exc:  # noqa: BLE001 - a store hiccup must not stop the sweep
+            self.log.warning("hexclass: cannot size the seat pool: %s", exc)
+
+    def _stop_soon(self, kernel_id: str, why: str, now: bool = False) -> None:
+        if kernel_id in self._stopping or kernel_id not in self:
+            return
+        self._stopping.add(kernel_id)
+        self.log.info("hexclass: stopping kernel %s: %s", kernel_id[:8], why)
+
+        async def stop():
+            try:
+                await ensure_async(self.shutdown_kernel(kernel_id, now=now))
+            except Exception as exc:  # noqa: BLE001 - already gone
+                self.log.debug("hexclass: kernel %s: %s", kernel_id[:8], exc)
+            finally:
+                self._stopping.discard(kernel_id)
+
+        asyncio.ensure_future(stop())
+
+    # --- the seat pool ------------------------------------------------------------------------
+    def resize_seat_pool(self) -> None:
+        """Keep as many preheated seat kernels as seats of running games lack a live page.
+
+        The pool grows by at most ``pool_burst`` kernels starting at once, so creating a
+        class does not start thirty kernels in the same second on a two-core machine.
+        """
+        pools = getattr(self, "_pools", None)
+        config = getattr(self, "kernel_pools_config", None)
+        if pools is None or config is None or SEAT not in config:
+            return
+        want = self.wanted_seat_pool()
+        pool = pools.get(SEAT, [])
+        starting = sum(1 for f in pool if not f.done())
+        size = min(want, len(pool) + max(0, self.pool_burst - starting))
+        if len(pool) > want + self.pool_burst:  # hysteresis: no churn as pages come and go
+            ready = [f for f in pool if f.done() and not f.exception()]
+            for fut in ready[: len(pool) - want]:
+                pool.remove(fut)
+                self._stop_soon(fut.result()["kernel_id"], "the seat pool shrank")
+            size = want
+        if config[SEAT].get("pool_size") != size:
+            config[SEAT] = {**config[SEAT], "pool_size": size}
+            self.log.info("hexclass: seat pool set to %s (wanted %s)", size, want)
+        if len(pool) < size:
+            self.fill_if_needed(delay=0, notebook_name=SEAT)
+
+    def wanted_seat_pool(self) -> int:
+        """Seats of running games minus seat pages served, within the configured bounds."""
+        now = time.monotonic()
+        if self.store_path and now - self._seats_checked > STORE_CHECK_SECONDS:
+            self._seats = open_seats(self.store_path)
+            self._seats_checked = now
+        seats = self._seats
+        return max(self.seat_pool_min, min(self.seat_pool_max, seats - self.served_pages(SEAT)))
+
+    def served_pages(self, page: str) -> int:
+        """Kernels of ``page`` handed to a visitor (open, or still loading in the browser)."""
+        data = getattr(self, "notebook_data", None) or {}
+        ids = set(data.get(page, {}).get("kernel_ids", ()))
+        ids |= {k for k, p in self._page.items() if p == page}
+        return sum(1 for k in ids if k in self and k not in self._stopping and not self.is_pooled(k))
+
+    # --- counts ---------------------------------------------------------------------------------
+    def is_pooled(self, kernel_id: str) -> bool:
+        for pool in (getattr(self, "_pools", None) or {}).values():
+            for fut in pool:
+                if fut.done() and not fut.exception() and fut.result()["kernel_id"] == kernel_id:
+                    return True
+        return False
+
+    def pooled_count(self) -> int:
+        return sum(len(p) for p in (getattr(self, "_pools", None) or {}).values())
+
+    def pid_of(self, kernel_id: str):
+        try:
+            km = self.get_kernel(kernel_id)
+        except KeyError:
+            return None
+        prov = getattr(km, "provisioner", None)
+        return getattr(prov, "pid", None) or getattr(getattr(prov, "process", None), "pid", None)
+
+    def counts(self) -> dict:
+        ids = list(self.list_kernel_ids())
+        connected = sum(1 for k in ids if self._kernel_connections.get(k, 0) > 0)
+        return {
+            "kernels": len(ids),
+            "preheated": self.pooled_count(),
+            "with_page": connected,
+            "connections": sum(max(0, self._kernel_connections.get(k, 0)) for k in ids),
+            "started_total": self.started_total,
+            "stopped_total": self.stopped_total,
+        }
+
+    def counts_text(self) -> str:
+        c = self.counts()
+        return (
+            f"{c['kernels']} kernels ({c['preheated']} preheated, {c['with_page']} with an open "
+            f"page), {c['started_total']} started and {c['stopped_total']} stopped so far"
+        )
+
+
+def page_of(env: dict) -> str:
+    """Which page a kernel serves, from the request Voilà put in its environment."""
+    script = env.get("SCRIPT_NAME", "")
+    if "/voila/render/" in script:
+        return script.split("/voila/render/", 1)[1]
+    return "the preheat pool" if env.get("VOILA_PREHEAT") == "True" else "a page"
+
+
+def open_seats(location: str) -> int:
+    """Seats of the store's running (or paused) games: the students who may still join."""
+    from classroom.sessions.locate import is_postgres, sqlite_path
+
+    if is_postgres(location):
+        from classroom.sessions.locate import open_location
+
+        store = open_location(location)
+        try:
+            return sum(
+                len(g.layout.seats)
+                for c in store.classes()
+                for g in store.games(c.id)
+                if g.status != "ended"
+            )
+        finally:
+            store.close()
+    path = sqlite_path(location)
+    if not path.exists():
+        return 0
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2)
+    try:
+        row = con.execute(
+            "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE g.status != 'ended'"
+        ).fetchone()
+    except sqlite3.Error:
+        return 0
+    finally:
+        con.close()
+    return int(row[0]) if row else 0
+
+
+class RenderHandler(TornadoVoilaHandler):
+    """Voilà's page handler that also sets the ``_xsrf`` cookie (voila#1458).
+
+    The page's ``beforeunload`` beacon posts that cookie's value to
+    ``/voila/api/shutdown/<kernel>``; without the cookie the server answers 403 and the
+    kernel of a closed page lives on.
+    """
+
+    async def get(self, path=None):
+        self.xsrf_token  # noqa: B018 - reading it sets the cookie
+        return await super().get(path)
+
+
+class HomeRedirect(tornado.web.RequestHandler):
+    """``/`` is the home page (Voilà's default there is a listing of the repository)."""
+
+    def get(self):
+        self.redirect(f"/voila/render/{HOME}", permanent=False)
+
+    head = get
+
+
+class StatusHandler(tornado.web.RequestHandler):
+    """Kernel counts and PIDs, for tests and the class-load benchmark (loopback only)."""
+
+    def get(self):
+        if self.request.remote_ip not in ("127.0.0.1", "::1"):
+            raise tornado.web.HTTPError(403)
+        km = self.settings["kernel_manager"]
+        ids = list(km.list_kernel_ids())
+        self.set_header("Cache-Control", "no-store")
+        self.finish(
+            {
+                **km.counts(),
+                "pids": [km.pid_of(k) for k in ids],
+                "server_pid": os.getpid(),
+            }
+        )
+
+
+def start_referee(log):
+    """Decide enemy-player orders in this (trusted) server process, in a thread.
+
+    The seat kernels of an enemy-player game (CA p.7) hold only their own view of it;
+    the referee (``classroom/sessions/hidden.py``) holds the whole game, takes every
+    seat's orders to the store and publishes each seat's view. Returns its stop event.
+    """
+    import threading
+
+    location = os.environ.get("HEXCLASS_STORE")
+    if not location:
+        return None
+    from classroom.sessions.hidden import Referee
+    from classroom.sessions.locate import open_location
+
+    stop = threading.Event()
+
+    def run():
+        try:
+            store = open_location(location)
+        except Exception as exc:  # noqa: BLE001 - the pages still serve; say why in the log
+            log.warning("hexclass: no referee for enemy-player games: %s", exc)
+            return
+        log.info("hexclass: the referee decides enemy-player orders in %s", location)
+        Referee(store, log=log.warning).run(stop)
+        store.close()
+
+    threading.Thread(target=run, name="hexclass-referee", daemon=True).start()
+    return stop
+
+
+class HexclassVoila(Voila):
+    """Voilà with the handlers and kernel manager above."""
+
+    name = "hexclass-voila"
+
+    def initialize(self, argv=None):
+        super().initialize(argv)
+        for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+            signal.signal(sig, self._handle_signal_stop)
+        self.referee_stop = start_referee(self.log)
+
+    def _handle_signal_stop(self, sig, frame):
+        self.log.info("hexclass: signal %s: stopping every kernel and the server", sig)
+        if getattr(self, "referee_stop", None) is not None:
+            self.referee_stop.set()
+        ioloop = getattr(self, "ioloop", None)
+        if ioloop is None:  # not serving yet
+            sys.exit(0)
+        ioloop.add_callback_from_signal(ioloop.stop)
+
+    def init_handlers(self):
+        handlers = []
+        for spec in super().init_handlers():
+            pattern, handler = spec[0], spec[1]
+            if handler is TornadoVoilaHandler:
+                spec = (pattern, RenderHandler, *spec[2:])
+            if pattern in ("/", self.server_url) and handler is not TornadoVoilaHandler:
+                continue  # the directory listing at / gives way to the home page
+            handlers.append(spec)
+        return [
+            (r"/?", HomeRedirect),
+            (STATUS_PATH, StatusHandler),
+            *handlers,
+        ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    HexclassVoila.launch_instance(argv=argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""``hexclass serve`` as a server process: signals, a busy port, ``/``, kernel log lines.
+
+Each test starts the real command (Voilà, preheated kernels and all) on a free port and
+checks processes by PID in /proc, so a server that leaves a kernel behind fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from classroom.serve import marked_processes, port_problem
+from classroom.sessions import create_class, open_store
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def alive(pid: int) -> bool:
+    """A process that exists and is not a zombie."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+class Served:
+    """``hexclass serve`` in a subprocess, with its output in a file."""
+
+    def __init__(self, tmp_path: pathlib.Path, *args: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.store = tmp_path / "class.db"
+        self.out = open(tmp_path / "serve.log", "w+")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "classroom.cli",
+                "serve",
+                f"--port={self.port}",
+                f"--store={self.store}",
+                *args,
+            ],
+            stdout=self.out,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+
+    def text(self) -> str:
+        self.out.flush()
+        return pathlib.Path(self.out.name).read_text()
+
+    def status(self) -> dict:
+        with urllib.request.urlopen(self.base + "/hexclass/api/status", timeout=10) as r:
+            return json.load(r)
+
+    def wait_for(self, what, timeout: float = 180.0, every: float = 0.5):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"hexclass serve exited:\n{self.text()}")
+            try:
+                got = what()
+            except (urllib.error.URLError, OSError, ValueError):
+                got = None
+            if got:
+                return got
+            time.sleep(every)
+        raise AssertionError(f"timed out waiting; output:\n{self.text()[-3000:]}")
+
+    def ready(self, kernels: int = 1) -> dict:
+        """Serving, with at least ``kernels`` kernels up."""
+        return self.wait_for(lambda: (s := self.status())["kernels"] >= kernels and s)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.out.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    made = []
+
+    def start(*args):
+        s = Served(tmp_path, *args)
+        made.append(s)
+        return s
+
+    yield start
+    for s in made:
+        s.stop()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_stops_the_server_and_every_kernel(served, sig):
+    s = served()
+    status = s.ready(kernels=3)  # the preheat pools: seat pages and solitaire
+    # a page load starts one more kernel (a bad token still runs the page)
+    urllib.request.urlopen(
+        s.base + "/voila/render/classroom/pages/seat.ipynb?token=nope", timeout=180
+    ).read()
+    status = s.status()
+    pids = [status["server_pid"], *status["pids"]]
+    assert len(pids) >= 4 and all(alive(p) for p in pids)
+    s.proc.send_signal(sig)
+    assert s.proc.wait(90) == 0
+    left = [p for p in pids if alive(p)]
+    assert left == [], f"still running after {sig.name}: {left}\n{s.text()[-2000:]}"
+    assert port_problem("127.0.0.1", s.port) is None  # the port is free again
+    assert f"{sig.name}: stopping the server and every kernel" in s.text()
+
+
+def test_a_busy_port_is_a_clear_error_before_any_address(served):
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        port = blocker.getsockname()[1]
+        out = subprocess.run(
+            [sys.executable, "-m", "classroom.cli", "serve", f"--port={port}"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    assert out.returncode == 2
+    assert f"port {port} on 127.0.0.1 is already in use" in out.stderr
+    assert "--port" in out.stderr
+    assert "http://" not in out.stdout + out.stderr  # no address Voilà is not on
+
+
+def test_root_is_the_home_page_and_kernels_are_logged_with_counts(served):
+    s = served()
+    s.ready(kernels=3)
+    with urllib.request.urlopen(s.base + "/", timeout=120) as r:
+        assert r.url == s.base + "/voila/render/classroom/pages/home.ipynb"
+        assert "Instructor console" in r.read().decode()
+    text = s.text()
+    assert f"hexclass is serving: open {s.base}/voila/render/classroom/pages/home.ipynb" in text
+    started = [line for line in text.splitlines() if "hexclass: kernel started" in line]
+    assert len(started) >= 3
+    assert all("kernels (" in line and "preheated" in line and "pid " in line for line in started)
+
+
+def test_a_page_nobody_opens_costs_no_lasting_kernel(served):
+    """A seat link fetched without a browser (curl, a bad token) is culled after --cull-after."""
+    s = served("--cull-after", "4")
+    base = s.ready(kernels=3)
+    pool = base["kernels"]
+    for token in ("nope", "also-not-a-token"):
+        urllib.request.urlopen(
+            s.base + f"/voila/render/classroom/pages/seat.ipynb?token={token}", timeout=180
+        ).read()
+    peak = s.status()
+    assert peak["started_total"] >= base["started_total"] + 2
+    # back to the pool: the two page kernels stopped, the pool refilled
+    s.wait_for(lambda: s.status()["stopped_total"] >= 2, timeout=120)
+    after = s.wait_for(lambda: (st := s.status())["kernels"] <= pool and st, timeout=120)
+    assert after["with_page"] == 0
+    assert "with 0 connections due to" in s.text()  # Jupyter's culler did it
+
+
+def test_the_seat_pool_follows_the_class(served):
+    s = served("--class-size", "6")
+    s.ready(kernels=3)
+    store = open_store(s.store)
+    create_class(store, teams=2)  # 10 seats, the pool is capped at 6
+    store.close()
+    s.wait_for(lambda: "seat pool set to 6" in s.text(), timeout=60)
+    s.wait_for(lambda: s.status()["kernels"] >= 7, timeout=240)  # 6 seats + 1 solitaire
+
+
+def test_leftover_processes_are_found_by_their_marker(tmp_path):
+    marker = "test-" + os.urandom(6).hex()
+    env = {**os.environ, "HEXCLASS_SERVER_ID": marker}
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env=env)
+    try:
+        deadline = time.monotonic() + 20
+        while proc.pid not in marked_processes(marker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert marked_processes(marker) == [proc.pid]
+        assert marked_processes("some-other-server") == []
+    finally:
+        proc.kill()
+        proc.wait()
