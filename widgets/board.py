@@ -38,11 +38,14 @@ class HexBoard:
         layers: Sequence[str] = ("terrain", "counters", "overlay"),
         padding: float = 8.0,
         max_width: str = "100%",
+        layout_type: type[Layout] = Layout,
     ) -> None:
+        """``layout_type`` may be a :class:`Layout` subclass for another hex orientation
+        (the play-by-mail map uses flat-topped hexes)."""
         self.hexes: tuple[Hex, ...] = tuple(hexes)
         self.hex_set = frozenset(self.hexes)
-        x0, y0, x1, y1 = bounding_box(self.hexes, Layout(hex_size))
-        self.layout = Layout(hex_size, (padding - x0, padding - y0))
+        x0, y0, x1, y1 = bounding_box(self.hexes, layout_type(hex_size))
+        self.layout = layout_type(hex_size, (padding - x0, padding - y0))
         self.width = int(np.ceil(x1 - x0 + 2 * padding))
         self.height = int(np.ceil(y1 - y0 + 2 * padding))
         self.layer_names = tuple(layers)
@@ -126,7 +129,9 @@ class HexBoard:
         centres = np.array([lay.hex_to_pixel(h) for h in hexes], dtype=float).reshape(-1, 1, 2)
         return centres + offsets.reshape(1, 6, 2)
 
-    def fill_hexes(self, c: Canvas, hexes: Sequence[Hex], colors, alpha=1.0, shrink: float = 1.0) -> None:
+    def fill_hexes(
+        self, c: Canvas, hexes: Sequence[Hex], colors, alpha=1.0, shrink: float = 1.0
+    ) -> None:
         """Fill many hexes; ``colors`` is one "#rrggbb" or a list of them."""
         hexes = list(hexes)
         if not hexes:
@@ -134,8 +139,15 @@ class HexBoard:
         rgb = _rgb_array(colors, len(hexes))
         c.fill_styled_polygons(self.polygon_points(hexes, shrink), rgb, alpha)
 
-    def stroke_hexes(self, c: Canvas, hexes: Sequence[Hex], color: str, width: float = 1.0,
-                     shrink: float = 1.0, alpha: float = 1.0) -> None:
+    def stroke_hexes(
+        self,
+        c: Canvas,
+        hexes: Sequence[Hex],
+        color: str,
+        width: float = 1.0,
+        shrink: float = 1.0,
+        alpha: float = 1.0,
+    ) -> None:
         hexes = list(hexes)
         if not hexes:
             return
@@ -145,8 +157,14 @@ class HexBoard:
         c.stroke_polygons(self.polygon_points(hexes, shrink))
         c.global_alpha = 1.0
 
-    def segments(self, c: Canvas, pairs: Sequence[tuple[Hex, Hex]], color: str, width: float = 2.0,
-                 dash: Sequence[float] = ()) -> None:
+    def segments(
+        self,
+        c: Canvas,
+        pairs: Sequence[tuple[Hex, Hex]],
+        color: str,
+        width: float = 2.0,
+        dash: Sequence[float] = (),
+    ) -> None:
         """Straight lines between hex centres, drawn in one call."""
         if not pairs:
             return
@@ -157,8 +175,15 @@ class HexBoard:
         c.stroke_line_segments(pts)
         c.set_line_dash([])
 
-    def texts(self, c: Canvas, items: Iterable[tuple[Hex, str]], color: str = "#222",
-              font: str = "10px sans-serif", dy: float = 0.0, align: str = "center") -> None:
+    def texts(
+        self,
+        c: Canvas,
+        items: Iterable[tuple[Hex, str]],
+        color: str = "#222",
+        font: str = "10px sans-serif",
+        dy: float = 0.0,
+        align: str = "center",
+    ) -> None:
         c.fill_style = color
         c.font = font
         c.text_align = align

@@ -1,70 +1,42 @@
 """A playable Combined Arms page: board, panels, controls — for solitaire and co-op seats.
 
-The app never holds the truth of a game. It reads ``game.state`` and sends actions
-through ``game.submit(action)``, which returns None or the reason the action was
-refused. :class:`LocalGame` keeps a solitaire game in this kernel; the co-op seat page
-gives the same interface backed by the shared store.
+The app draws and holds widgets; it decides nothing. What the player has in hand
+(selection, facing, fire group, target, mortar call) lives in the headless
+:class:`~widgets.ca_controller.BoardController`, which asks the engine about every
+legality. ``game`` is anything with ``state`` and ``submit(action) -> str | None``:
+:class:`LocalGame` keeps a solitaire game in this kernel; the co-op seat page gives the
+same interface backed by the shared store.
+
+The layout fits a 1366x768 laptop without scrolling: the phase bar and running score
+on one line, the off-board tray on the board's left edge, the board, and beside it the
+message, tracks, the selected platoon and its controls. The enemy phase, log, score
+and game controls sit in tabs under the board; the legend is one click away.
 """
 
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import json
 import os
-import pathlib
 import threading
 import traceback
-from collections.abc import Callable
 
 import ipywidgets as W
 
-from classroom.combined_arms import (
-    CallMortar,
-    ChooseBroken,
-    ChooseRollOrder,
-    DeclareFire,
-    EndGame,
-    EndPhase,
-    Enter,
-    Exploit,
-    Face,
-    Move,
-    Options,
-    ResolveFire,
-    Withdraw,
-    check,
-    fire_odds,
-    new_game,
-    try_apply,
-)
-from classroom.combined_arms.game import RecordError, record, replay
-from classroom.combined_arms.movement import destinations
-from classroom.combined_arms.odds import mortar_odds
+from classroom.combined_arms import new_game
+from classroom.combined_arms.game import RecordError, parse_record, record, replay
 from classroom.combined_arms.positions import Position, PositionError
+from classroom.combined_arms.query import enemy_shots, score_now
 from classroom.combined_arms.scenarios import load_position, scenario_names
+from classroom.combined_arms.state import Options
 from classroom.combined_arms.stats import per_turn
 
 from . import ca_panels as P
 from .ca_board import ARROWS, PALETTES, CABoardView
+from .ca_controller import BoardController, LocalGame
 
 FACING_BUTTONS = [(2, "↖"), (1, "↑"), (0, "↗"), (3, "↙"), (4, "↓"), (5, "↘")]
-
-
-class LocalGame:
-    """A solitaire game held in this kernel."""
-
-    def __init__(self, state) -> None:
-        self.state = state
-        self.listeners: list[Callable[[], None]] = []
-
-    def submit(self, action) -> str | None:
-        reason = try_apply(self.state, action)
-        return None if reason is None else str(reason)
-
-    def check(self, action) -> str | None:
-        reason = check(self.state, action)
-        return None if reason is None else str(reason)
+TABS = ["Enemy phase", "Game log", "Score", "Game & help"]
 
 
 def guarded(method):
@@ -95,95 +67,160 @@ class GameApp:
         palette: str = "colour-blind safe",
         animate: bool = True,
     ) -> None:
-        self.game = game
+        self.ctl = BoardController(game, seat)
         self.seat = seat
         self.seat_label = seat_label
         self.solitaire = solitaire
         self.animate = animate
         self.errors: list[str] = []
         self.view = CABoardView(palette=palette)
-        self.selected: str | None = None
-        self.pending_facing: int | None = None  # armour: the facing chosen for the next move
-        self.group: list[str] = []  # firers being gathered
-        self.target = None
-        self.mode = "fire"  # in the fire phase: "fire" or "mortar"
-        self.spotter: str | None = None
-        self.mortar_target = None
         self.last_enemy_events: list = []
         self._anim: threading.Timer | None = None
+        self._scored_for = None
+        self._last_rolls: list[str] = []
+        self._drawn_events = 0
         self._build()
         self.view.board.on_click(self.on_board_click)
         self.view.board.on_hover(self.on_hover)
         self.view.board.on_key(self.on_key)
         self.refresh()
 
+    # --- the game and what is in hand (kept by the controller) ------------------------------
+    @property
+    def game(self):
+        return self.ctl.game
+
+    @property
+    def state(self):
+        return self.ctl.state
+
+    @property
+    def seat_titles(self) -> dict[str, str]:
+        return self.ctl.seat_titles
+
+    @seat_titles.setter
+    def seat_titles(self, value: dict[str, str]) -> None:
+        self.ctl.seat_titles = value
+
+    @property
+    def selected(self):
+        return self.ctl.selected
+
+    @property
+    def group(self):
+        return self.ctl.group
+
+    @group.setter
+    def group(self, value) -> None:
+        self.ctl.group = list(value)
+
+    @property
+    def target(self):
+        return self.ctl.target
+
+    @target.setter
+    def target(self, value) -> None:
+        self.ctl.target = value
+
+    def my_units(self):
+        return self.ctl.my_units()
+
     # --- layout ---------------------------------------------------------------------------
     def _build(self) -> None:
         self.phase_html = W.HTML()
+        self.caption_html = W.HTML()
+        self.legend_button = W.ToggleButton(
+            description="Legend",
+            tooltip="terrain and counters",
+            icon="question",
+            layout=W.Layout(width="90px", height="28px"),
+        )
+        self.legend_button.observe(lambda ch: self._safe(self._show_legend), names="value")
+        self.legend_html = W.HTML(layout=W.Layout(display="none"))
         self.tracks_html = W.HTML()
         self.message = W.HTML()
         self.hover_html = W.HTML()
         self.unit_html = W.HTML()
-        self.offboard = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.tray = W.VBox(layout=W.Layout(width="62px", min_width="62px", align_items="center"))
         self.facing_buttons = [
-            self._button(arrow, f"face corner {c}", lambda _, c=c: self.on_facing(c), width="38px")
+            self._button(arrow, f"face corner {c}", lambda _, c=c: self.on_facing(c), width="34px")
             for c, arrow in FACING_BUTTONS
         ]
         self.keep_button = self._button(
-            "keep", "keep the present facing", lambda _: self.on_facing(None), width="52px"
+            "keep", "keep the present facing", lambda _: self.on_facing(None), width="60px"
         )
-        self.facing_box = W.VBox(
+        self.facing_box = W.HBox(
             [
-                W.HTML("<b>Armour facing</b>"),
-                W.HBox(self.facing_buttons[:3]),
-                W.HBox(self.facing_buttons[3:] + [self.keep_button]),
-            ]
+                W.HTML("<b>Facing</b>&nbsp;"),
+                W.VBox([W.HBox(self.facing_buttons[:3]), W.HBox(self.facing_buttons[3:])]),
+                self.keep_button,
+            ],
+            layout=W.Layout(align_items="center"),
         )
         self.withdraw_button = self._button(
-            "Withdraw (w)", "move off your rear edge", lambda _: self.on_withdraw()
+            "Withdraw (w)", "move off your rear edge", lambda _: self.ctl.withdraw()
         )
         self.exploit_button = self._button(
-            "Exploit (x)", "advance off the enemy edge", lambda _: self.on_exploit()
+            "Exploit (x)", "advance off the enemy edge", lambda _: self.ctl.exploit()
         )
         self.odds_html = W.HTML()
         self.fire_button = self._button(
             "Commit fire (f)",
             "roll every attack shown",
             lambda _: self.on_commit_fire(),
-            style="danger",
+            "danger",
+            redraw=False,
         )
         self.join_button = self._button(
             "Commit, keep open",
             "commit these firers; other seats may join",
             lambda _: self.on_commit_fire(keep_open=True),
+            redraw=False,
         )
         self.resolve_button = self._button(
-            "Resolve open fire", "roll the open declaration", lambda _: self.on_resolve()
+            "Resolve open fire", "roll the open declaration", lambda _: self.ctl.resolve()
         )
         self.clear_button = self._button(
-            "Clear (Esc)", "forget the selection", lambda _: self.clear()
+            "Clear (Esc)", "forget the selection", lambda _: self.ctl.clear()
         )
         self.mortar_toggle = W.ToggleButtons(
-            options=["fire", "mortar"], description="Mode:", style={"button_width": "70px"}
+            options=["fire", "mortar"], description="Mode:", style={"button_width": "62px"}
         )
-        self.mortar_toggle.observe(self.on_mode, names="value")
+        self.mortar_toggle.observe(lambda ch: self._safe(self.on_mode, ch["new"]), names="value")
         self.smoke_box = W.Checkbox(
-            description="smoke", indent=False, layout=W.Layout(width="80px")
+            description="smoke", indent=False, layout=W.Layout(width="70px")
         )
+        self.smoke_box.observe(lambda ch: self._safe(self.ctl.set_smoke, ch["new"]), names="value")
         self.mortar_button = self._button(
             "Call mortars",
             "call the mortar mission shown",
-            lambda _: self.on_call_mortar(),
-            style="warning",
+            lambda _: self.ctl.call_mortar(),
+            "warning",
         )
         self.decision_box = W.VBox()
         self.end_phase_button = self._button(
-            "End phase (e)", "finish this phase", lambda _: self.on_end_phase(), style="primary"
+            "End phase (e)", "finish this phase", lambda _: self.ctl.end_phase(), "primary"
         )
         self.end_game_button = self._button(
-            "End the battle", "stop now and count the score", lambda _: self.on_end_game()
+            "End the battle…",
+            "stop now and count the score (asks first)",
+            lambda _: self.ctl.end_game(),
         )
-        self.enemy_html = W.HTML()
+        self.confirm_box = W.HBox(
+            [
+                self._button(
+                    "Yes, end it",
+                    "end the battle and count the score",
+                    lambda _: self.ctl.end_game(confirmed=True),
+                    "danger",
+                ),
+                self._button(
+                    "Keep playing", "do not end the battle", lambda _: self.ctl.cancel_end()
+                ),
+            ],
+            layout=W.Layout(display="none"),
+        )
+        self.enemy_html = W.HTML(P.enemy_phase_html(None, []))
         self.log_kind = W.Dropdown(
             options=["all"], description="Show:", layout=W.Layout(width="200px")
         )
@@ -197,6 +234,8 @@ class GameApp:
             [
                 self.message,
                 self.hover_html,
+                self.decision_box,
+                self.confirm_box,
                 self.unit_html,
                 self.facing_box,
                 W.HBox([self.withdraw_button, self.exploit_button]),
@@ -204,19 +243,15 @@ class GameApp:
                 self.odds_html,
                 W.HBox([self.fire_button, self.join_button, self.resolve_button]),
                 W.HBox([self.mortar_button, self.clear_button]),
-                self.decision_box,
                 W.HBox([self.end_phase_button, self.end_game_button]),
+                self.tracks_html,
+                self.legend_html,
             ],
-            layout=W.Layout(width="430px", min_width="330px", padding="0 0 0 10px"),
+            layout=W.Layout(
+                flex="1 1 320px", max_width="440px", min_width="300px", padding="0 0 0 8px"
+            ),
         )
-        board_box = W.VBox(
-            [
-                self.view.widget,
-                W.HTML("<b>Off the board</b> (select, then click a row-1 hex):"),
-                self.offboard,
-            ],
-            layout=W.Layout(flex="1 1 560px", min_width="320px"),
-        )
+        side.add_class("hx-side")
         self.tabs = W.Tab(
             children=[
                 self.enemy_html,
@@ -225,48 +260,76 @@ class GameApp:
                 self._game_controls(),
             ]
         )
-        for i, title in enumerate(["Enemy phase", "Game log", "Score", "Game & help"]):
+        for i, title in enumerate(TABS):
             self.tabs.set_title(i, title)
-        self.tabs.observe(
-            lambda ch: self._safe_click(lambda _: self._refresh_log(), None), names="selected_index"
+        self.tabs.observe(lambda ch: self._safe(self._refresh_tabs), names="selected_index")
+        board_col = W.VBox(
+            [self.view.widget, self.tabs],
+            layout=W.Layout(flex="3 1 480px", min_width="360px", max_width="710px"),
         )
-        self.widget = W.VBox(
-            [
-                self.phase_html,
-                self.tracks_html,
-                W.HBox(
-                    [board_box, side],
-                    layout=W.Layout(flex_flow="row wrap", align_items="flex-start"),
-                ),
-                self.tabs,
-            ]
+        self.tray.add_class("hx-tray")
+        main = W.HBox(
+            [self.tray, board_col, side],
+            layout=W.Layout(flex_flow="row wrap", align_items="flex-start"),
         )
+        top = W.HBox(
+            [self.phase_html, self.legend_button],
+            layout=W.Layout(align_items="center", justify_content="space-between"),
+        )
+        self.widget = W.VBox([top, self.caption_html, main])
         self.widget.add_class("hexclass-ca-app")
 
     def add_side_panel(self, panel) -> None:
         """Put another panel (e.g. a co-op team panel) under the controls."""
         self.side.children = (*self.side.children, panel)
 
-    def _button(self, label, tip, handler, style="", width=None):
+    def _button(self, label, tip, handler, style="", width=None, redraw=True):
         b = W.Button(
             description=label,
             tooltip=tip,
             button_style=style,
             layout=W.Layout(width=width) if width else W.Layout(width="auto"),
         )
-        b.on_click(lambda btn: self._safe_click(handler, btn))
+        b.on_click(lambda btn: self._safe(handler, btn, redraw=redraw))
         return b
 
-    def _safe_click(self, handler, btn):
+    def _safe(self, handler, *args, redraw: bool = True):
+        """Run a handler, then redraw from the controller; failures are shown inline."""
+        result = None
         try:
-            handler(btn)
+            result = handler(*args)
         except Exception as exc:  # noqa: BLE001
             self.errors.append(traceback.format_exc())
-            self.say(f"Something went wrong: {exc}", bad=True)
+            self.ctl.say(f"Something went wrong: {exc}", bad=True)
+        if not redraw:
+            return result
+        try:
+            self.after()
+        except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+            self.errors.append(traceback.format_exc())
+            self.message.value = (
+                f'<div class="hx-panel hx-message hx-msg-bad">Something went wrong: '
+                f"{P.esc(exc)}</div>"
+            )
+        return result
+
+    def act(self, action) -> bool:
+        """Send one action (as a bot, a test or a lesson would) and redraw; True if accepted."""
+        return bool(self._safe(self.ctl.act, action))
 
     def _game_controls(self):
+        self.palette_pick = W.ToggleButtons(
+            options=list(PALETTES), value=self.view.palette_name, description="Colours:"
+        )
+        self.palette_pick.observe(lambda ch: self._set_palette(ch["new"]), names="value")
+        parts = [self.palette_pick, W.HTML(P.shortcuts_html())]
+        if not self.solitaire:
+            # A seat page builds no seed field and no save/new/load/scenario controls: a
+            # widget that exists sends its value to the browser and answers comm messages
+            # even when hidden, and a seat may not see the seed or rewrite the game.
+            return W.VBox(parts)
         self.seed_box = W.IntText(
-            value=self.game.state.seed, description="Seed:", layout=W.Layout(width="180px")
+            value=self.state.seed, description="Seed:", layout=W.Layout(width="180px")
         )
         self.easier_box = W.Checkbox(
             description="easier game (no -1 per turn after 18)", indent=False
@@ -275,10 +338,7 @@ class GameApp:
             description="let the engine make the commander's small choices", indent=False
         )
         new = self._button(
-            "New game",
-            "dice a new board from this seed",
-            lambda _: self.on_new_game(),
-            style="success",
+            "New game", "dice a new board from this seed", lambda _: self.on_new_game(), "success"
         )
         names = scenario_names()
         self.scenario_pick = W.Dropdown(
@@ -288,168 +348,262 @@ class GameApp:
             "Start scenario", "set up the chosen rulebook position", lambda _: self.on_scenario()
         )
         self.scenario_upload = W.FileUpload(accept=".toml", description="Position file (.toml)")
-        self.scenario_upload.observe(
-            lambda ch: self._safe_click(lambda _: self.on_position_upload(), None), names="value"
-        )
+        self.scenario_upload.observe(lambda ch: self._safe(self.on_position_upload), names="value")
         save = self._button(
-            "Save game", "write the game (seed and actions) as JSON", lambda _: self.on_save()
+            "Save game",
+            "make a file of the game (seed and actions) to download to this computer",
+            lambda _: self.on_save(),
         )
         self.save_link = W.HTML()
         self.load_upload = W.FileUpload(accept=".json", description="Load a saved game (.json)")
-        self.load_upload.observe(
-            lambda ch: self._safe_click(lambda _: self.on_load_upload(), None), names="value"
-        )
-        self.palette_pick = W.ToggleButtons(
-            options=list(PALETTES), value=self.view.palette_name, description="Colours:"
-        )
-        self.palette_pick.observe(lambda ch: self.view.set_palette(ch["new"]), names="value")
-        parts = [self.palette_pick, W.HTML(P.shortcuts_html())]
-        if self.solitaire:
-            parts = [
+        self.load_upload.observe(lambda ch: self._safe(self.on_load_upload), names="value")
+        return W.VBox(
+            [
                 W.HBox([self.seed_box, new]),
                 self.easier_box,
                 self.auto_box,
                 W.HBox([self.scenario_pick, start]),
                 self.scenario_upload,
                 W.HBox([save, self.save_link]),
+                W.HTML(
+                    "<small>Saves go to your own computer (your browser's downloads); "
+                    "load one back with the button below.</small>"
+                ),
                 self.load_upload,
                 *parts,
             ]
-        return W.VBox(parts)
+        )
+
+    def _set_palette(self, name: str) -> None:
+        self.view.set_palette(name)
+        if self.legend_button.value:
+            self.legend_html.value = P.legend_html(self.view.pal)
+
+    def _show_legend(self) -> None:
+        on = self.legend_button.value
+        if on:
+            self.legend_html.value = P.legend_html(self.view.pal)
+        self.legend_html.layout.display = "block" if on else "none"
 
     # --- messages and refresh ---------------------------------------------------------------
     def say(self, text: str, bad: bool = False) -> None:
-        cls = "hx-msg-bad" if bad else "hx-msg-ok"
-        self.message.value = f'<div class="hx-panel hx-message {cls}">{P.esc(text)}</div>'
+        self.ctl.say(text, bad)
+        self._show_message()
 
-    @property
-    def state(self):
-        return self.game.state
-
-    def my_units(self):
-        seat = self.state.seats.get(self.seat)
-        return seat.units if seat else frozenset()
+    def _show_message(self) -> None:
+        m = self.ctl.message
+        cls = "hx-msg-bad" if m.bad else "hx-msg-ok"
+        self.message.value = f'<div class="hx-panel hx-message {cls}">{P.esc(m.text)}</div>'
 
     def refresh(self, layers=("terrain", "counters", "overlay")) -> None:
+        """Redraw everything from the state and the controller."""
         s = self.state
+        self.ctl.sync()
+        self._drawn_events = len(s.events)
         self.hover_html.value = ""
-        self.phase_html.value = P.phase_bar(s, self.seat_label)
-        self.tracks_html.value = P.tracks(s)
+        self.caption_html.value = P.caption_html(s)
+        self._refresh_bar()
         self._update_highlights()
         self.view.show(s, layers)
-        self._refresh_offboard()
-        self._refresh_side()
-        self._refresh_decision()
+        self._refresh_panels()
         self._refresh_log()
         self._refresh_score()
 
-    def _refresh_offboard(self) -> None:
-        """Show a toggle for each of this seat's platoons still off the board (made once)."""
+    def _refresh_bar(self) -> None:
+        s = self.state
+        self.phase_html.value = _bar_with_score(s, self.seat_label)
+        self.tracks_html.value = P.compact_tracks(s)
+
+    def after(self) -> None:
+        """Redraw what a controller call may have changed (the board only if the game did)."""
+        events = self.ctl.new_events
+        self.ctl.new_events = []
+        n = len(self.state.events)
+        if not events and n != self._drawn_events:
+            # the game moved without this page's action (a co-op seat caught up on a
+            # refusal): draw what it missed
+            events = self.state.events[self._drawn_events :] if n > self._drawn_events else []
+            self.ctl.sync()
+            if not events:
+                events = self.state.events[-1:]
+        self._drawn_events = n
+        if events:
+            self._after_events(events)
+        drawn = self._highlight_signature()
+        self._update_highlights()
+        if events:
+            self.view.board.redraw("counters", "overlay")
+        elif self._highlight_signature() != drawn:
+            self.view.board.redraw("overlay")  # only what the click changed is repainted
+        self._refresh_panels()
+        if events:
+            self._refresh_bar()
+            self._refresh_log()
+            self._refresh_score()
+
+    def _after_events(self, events) -> None:
+        s = self.state
+        enemy = [
+            e
+            for e in events
+            if e.phase == "enemy" and e.kind in ("roll", "ai", "losses", "break", "enemy")
+        ]
+        if enemy:
+            self.last_enemy_events = enemy
+            self.enemy_html.value = P.enemy_phase_html(s, enemy)
+            self.tabs.selected_index = 0
+            self._show_shots(enemy)
+
+    def _refresh_panels(self) -> None:
+        self._show_message()
+        self._refresh_tray()
+        self._refresh_side()
+        self._refresh_decision()
+
+    def _refresh_tray(self) -> None:
+        """A toggle for each of this seat's platoons still off the board (made once)."""
         s = self.state
         if not hasattr(self, "_off_buttons"):
             self._off_buttons = {}
             self._syncing = False
             for uid in sorted(self.my_units()):
-                b = W.ToggleButton(description=uid, layout=W.Layout(width="54px"))
+                b = W.ToggleButton(description=uid, layout=W.Layout(width="54px", height="28px"))
                 b.observe(lambda ch, uid=uid: self._off_toggled(uid, ch["new"]), names="value")
                 self._off_buttons[uid] = b
+            self._tray_title = W.HTML('<div class="hx-tray"><b>Off<br>board</b></div>')
         self._syncing = True
         try:
             shown = []
             for uid, b in self._off_buttons.items():
                 if s.units[uid].where == "off":
-                    b.value = uid == self.selected
+                    b.value = uid == self.ctl.selected
+                    b.disabled = s.phase != "friendly_move"
                     shown.append(b)
         finally:
             self._syncing = False
-        if [c for c in self.offboard.children if isinstance(c, W.ToggleButton)] != shown:
-            self.offboard.children = shown or [W.HTML("<i>none</i>")]
+        children = [self._tray_title, *(shown or [W.HTML("<i>none</i>")])]
+        if [c for c in self.tray.children if isinstance(c, W.ToggleButton)] != shown or not (
+            self.tray.children
+        ):
+            self.tray.children = children
 
     def _off_toggled(self, uid: str, on: bool) -> None:
         if on and not self._syncing:
-            self._safe_click(lambda _: self.select(uid), None)
+            self._safe(self.ctl.select, uid)
 
     def _refresh_side(self) -> None:
-        s = self.state
-        u = s.units.get(self.selected) if self.selected else None
-        self.facing_box.layout.display = "flex" if (u and u.is_armour) else "none"
+        s, c = self.state, self.ctl
+        u = c.unit()
+        self.facing_box.layout.display = (
+            "flex"
+            if (u and u.is_armour and s.phase in ("friendly_move", "friendly_fire"))
+            else "none"
+        )
         if u is None:
-            self.unit_html.value = '<div class="hx-panel">Select one of your platoons.</div>'
+            self.unit_html.value = (
+                '<div class="hx-panel">Select one of your platoons (click it, or <span '
+                'class="hx-kbd">n</span>).</div>'
+            )
         else:
             where = s.label(u.hex) if u.hex else u.where
             face = f", facing {ARROWS[u.facing]}" if u.is_armour and u.facing is not None else ""
-            plan = (
-                f" (next move faces {ARROWS[self.pending_facing]})"
-                if u.is_armour and self.pending_facing is not None
-                else ""
-            )
+            plan = ""
+            if u.is_armour and s.phase == "friendly_move" and c.facing is not None:
+                plan = f" (next move faces {ARROWS[c.facing]})"
             self.unit_html.value = (
                 f'<div class="hx-panel"><b>{u.id}</b> ({u.kind}) at {P.esc(where)}, '
                 f"{'fresh' if u.fresh else 'spent'}{face}{plan}</div>"
             )
+        ok = c.enabled()
         fire_phase = s.phase == "friendly_fire"
         move_phase = s.phase == "friendly_move"
-        self.withdraw_button.disabled = not (
-            u and move_phase and self.game.check(Withdraw(self.seat, u.id)) is None
-        )
-        self.exploit_button.disabled = not (
-            u and move_phase and self.game.check(Exploit(self.seat, u.id)) is None
-        )
-        seat = s.seats.get(self.seat)
-        can_mortar = (
-            fire_phase
-            and seat is not None
-            and "mortars" in seat.powers
-            and not s.mortar_called
-            and not s.engaged
-        )
+        self.withdraw_button.disabled = not ok["withdraw"]
+        self.exploit_button.disabled = not ok["exploit"]
+        for w in (self.withdraw_button, self.exploit_button):
+            w.layout.display = "flex" if move_phase else "none"
+        can_mortar = ok["mortar"]
+        if self.mortar_toggle.value != c.mode:
+            self._syncing_mode = True
+            try:
+                self.mortar_toggle.value = c.mode
+            finally:
+                self._syncing_mode = False
         self.mortar_toggle.layout.display = "flex" if can_mortar else "none"
         self.smoke_box.layout.display = "flex" if can_mortar else "none"
-        self.mortar_button.layout.display = (
-            "flex" if can_mortar and self.mode == "mortar" else "none"
-        )
-        self.fire_button.layout.display = "flex" if fire_phase and self.mode == "fire" else "none"
+        self.mortar_button.layout.display = "flex" if c.mode == "mortar" else "none"
+        self.mortar_button.disabled = not ok["call_mortar"]
+        self.fire_button.layout.display = "flex" if fire_phase and c.mode == "fire" else "none"
+        self.fire_button.disabled = not ok["commit"]
         self.join_button.layout.display = "none" if self.solitaire or not fire_phase else "flex"
+        self.join_button.disabled = not ok["commit"]
         self.resolve_button.layout.display = "flex" if s.declaration is not None else "none"
-        is_cmd = seat is not None and "command" in seat.powers
-        self.end_phase_button.disabled = not (
-            is_cmd and s.phase in ("friendly_move", "friendly_fire")
-        )
-        self.end_game_button.disabled = not (is_cmd and self.game.check(EndGame(self.seat)) is None)
-        if not fire_phase:
-            self.odds_html.value = ""
+        self.resolve_button.disabled = not ok["resolve"]
+        self.end_phase_button.disabled = not ok["end_phase"]
+        self.end_game_button.disabled = not ok["end_game"]
+        self.end_game_button.layout.display = "flex" if move_phase else "none"
+        self.confirm_box.layout.display = "flex" if c.confirming_end else "none"
+        self.odds_html.value = self._odds_panel() if fire_phase else ""
+
+    def _odds_panel(self) -> str:
+        c, s = self.ctl, self.state
+        if c.mode == "mortar":
+            odds, why = c.mortar_preview()
+            if odds is not None:
+                return P.mortar_odds_html(s, odds, c.smoke)
+            return ""
+        odds, why = c.odds()
+        if odds is not None:
+            return P.fire_odds_html(s, odds)
+        if why is not None:
+            return (
+                f'<div class="hx-panel hx-msg-bad">No odds: the engine refuses this shot. '
+                f"{P.esc(why)}</div>"
+            )
+        if not c.group and c.target is None and self._last_rolls:
+            return '<div class="hx-panel">' + "<br>".join(map(P.esc, self._last_rolls)) + "</div>"
+        if c.group:
+            legal = [h for h, w in c.target_map().items() if w is None]
+            if not legal:
+                return (
+                    '<div class="hx-panel hx-msg-bad">No legal target for these firers: '
+                    "hover a dimmed enemy counter to see the rule.</div>"
+                )
+            return (
+                '<div class="hx-panel">Legal targets (lit): '
+                + ", ".join(P.esc(s.label(h)) for h in legal)
+                + "</div>"
+            )
+        return ""
 
     def _refresh_decision(self) -> None:
-        p = self.state.pending
-        if p is None:
+        choice = self.ctl.choice()
+        if choice is None:
             self.decision_box.children = []
             return
-        seat = self.state.seats.get(self.seat)
-        if seat is None or p.power not in seat.powers:
+        if not choice.mine:
             self.decision_box.children = [
                 W.HTML(
-                    f'<div class="hx-panel hx-msg-bad">Waiting for the commander: {P.esc(p.prompt)}</div>'
+                    f'<div class="hx-panel hx-msg-bad">Waiting for the commander: '
+                    f"{P.esc(choice.prompt)}</div>"
                 )
             ]
             return
-        buttons = []
-        for opt in p.options:
-            if p.kind == "roll_order":
-                label = " then ".join(self.state.label(h) for h in opt)
-                action = ChooseRollOrder(self.seat, opt)
-            else:
-                label = f"break {opt}"
-                action = ChooseBroken(self.seat, opt)
-            buttons.append(
-                self._button(label, p.prompt, lambda _, a=action: self.act(a), style="warning")
-            )
+        buttons = [
+            self._button(label, choice.prompt, lambda _, a=a: self.ctl.choose(a), "warning")
+            for label, a in choice.options
+        ]
+        why = f"<br><small>{P.esc(choice.why)}</small>" if choice.why else ""
         self.decision_box.children = [
             W.HTML(
-                f'<div class="hx-panel hx-msg-bad"><b>Your choice</b>: {P.esc(p.prompt)} '
-                f"<small>({P.esc(p.rule)})</small></div>"
+                f'<div class="hx-panel hx-msg-bad"><b>Your choice</b>: {P.esc(choice.prompt)} '
+                f"<small>({P.esc(choice.rule)})</small>{why}</div>"
             ),
             W.VBox(buttons),
         ]
+
+    def _refresh_tabs(self) -> None:
+        self._refresh_log()
+        self._refresh_score()
 
     def _refresh_log(self) -> None:
         """Filter the event log as a pandas DataFrame; built only while its tab is open."""
@@ -476,11 +630,19 @@ class GameApp:
     def _refresh_score(self) -> None:
         s = self.state
         if s.result is None:
+            if self.tabs.selected_index != 2:
+                return  # counted only while its tab is open
+            now = score_now(s)
             self.score_html.value = (
-                '<div class="hx-panel">The score is counted when the battle ends.</div>'
+                '<div class="hx-panel"><b>Score now</b>: counted on what is known — the turns '
+                "played and the enemy counters already revealed (the rest are tested when the "
+                "battle ends)."
+                + P.score_html(now).replace("<h3>", "<h4>").replace("</h3>", "</h4>")
+                + self._projection()
+                + "</div>"
             )
             return
-        if getattr(self, "_scored_for", None) == len(s.actions):
+        if self._scored_for == len(s.actions):
             return
         self._scored_for = len(s.actions)
         self.score_html.value = P.score_html(s.result)
@@ -488,6 +650,26 @@ class GameApp:
         with self.score_plot:
             self._plot_turns()
         self.tabs.selected_index = 2
+
+    def _projection(self) -> str:
+        """Expected score were the battle ended now (exact reveal odds; CA "Victory").
+
+        Shown where it is allowed: the solitaire page, whose only hidden thing is the dice.
+        A seat page does not show it (the instructor's console may); with a live defender
+        (CA p.7) the reveals follow a secret deployment, so there is no projection.
+        """
+        if not self.solitaire:
+            return ""
+        try:
+            from classroom.combined_arms.outlook import end_value
+
+            mean, win = end_value(self.state)
+        except Exception:  # noqa: BLE001 - e.g. the enemy-player variant refuses
+            return ""
+        return (
+            f"<p><b>If you ended the battle now</b>: expected score {mean:.1f}, chance of a "
+            f'win {win:.0%} (the final reveal tests rolled exactly, CA "Victory").</p>'
+        )
 
     def _plot_turns(self) -> None:
         import matplotlib.pyplot as plt
@@ -512,97 +694,92 @@ class GameApp:
         plt.show()
 
     # --- highlights -----------------------------------------------------------------------
-    def _update_highlights(self) -> None:
+    def _highlight_signature(self) -> tuple:
         hl = self.view.hl
-        s = self.state
+        return (
+            hl.selected_hex,
+            hl.selected_unit,
+            frozenset(hl.destinations),
+            hl.arc,
+            tuple(hl.fire_group),
+            hl.target,
+            frozenset(hl.legal_targets),
+            frozenset(hl.refused_targets),
+            tuple(hl.shots),
+        )
+
+    def _update_highlights(self) -> None:
+        hl, s, c = self.view.hl, self.state, self.ctl
         hl.own_units = frozenset() if self.solitaire else frozenset(self.my_units())
-        u = s.units.get(self.selected) if self.selected else None
-        hl.selected_unit = self.selected
+        u = c.unit()
+        hl.selected_unit = c.selected
         hl.selected_hex = u.hex if u else None
-        hl.destinations = set(self._destinations().keys()) if s.phase == "friendly_move" else set()
+        hl.destinations = set(c.destinations()) if s.phase == "friendly_move" else set()
         hl.arc = None
-        if u and u.is_armour and u.hex is not None:
-            corner = self.pending_facing if self.pending_facing is not None else u.facing
+        corner = c.shown_facing()
+        if u is not None and u.hex is not None and corner is not None:
             hl.arc = (u.hex, corner)
-        hl.fire_group = list(self.group) if s.phase == "friendly_fire" else []
-        hl.target = self.target if s.phase == "friendly_fire" else None
-        if self.mode == "mortar" and self.mortar_target is not None:
-            hl.target = self.mortar_target
+        fire = s.phase == "friendly_fire"
+        hl.fire_group = list(c.group) if fire else []
+        hl.target = c.target if fire else None
+        targets = c.target_map()
+        hl.legal_targets = {h for h, why in targets.items() if why is None}
+        hl.refused_targets = {h for h, why in targets.items() if why is not None}
+        if c.mode == "mortar" and c.mortar_target is not None:
+            hl.target = c.mortar_target
 
-    def _destinations(self) -> dict:
-        """Legal destination hex -> action, for the selected platoon and chosen facing."""
-        s = self.state
-        u = s.units.get(self.selected) if self.selected else None
-        if u is None or s.phase != "friendly_move" or u.id not in self.my_units():
-            return {}
-        out = {}
-        for verb, h, f in destinations(s, u):
-            if verb not in ("enter", "move"):
-                continue
-            if u.is_armour:
-                want = self.pending_facing
-                if verb == "enter":
-                    want = 4 if want is None else want
-                elif want == u.facing:
-                    want = None
-                if f != want:
-                    continue
-            action = (
-                Enter(self.seat, u.id, h, f) if verb == "enter" else Move(self.seat, u.id, h, f)
-            )
-            out[h] = action
-        return out
+    # --- board events -------------------------------------------------------------------
+    def on_board_click(self, h, x=0.0, y=0.0) -> None:
+        self._last_rolls = []
+        self._safe(self.ctl.click, h)
 
-    # --- actions ----------------------------------------------------------------------------
-    def act(self, action) -> bool:
-        before = len(self.state.events)
-        reason = self.game.submit(action)
-        if reason is not None:
-            self.say(reason, bad=True)
-            return False
-        new = self.state.events[before:]
-        self.say(new[-1].text if new else "done")
-        self._after_action(new)
-        return True
+    @guarded
+    def on_hover(self, h) -> None:
+        if h is None:
+            self.hover_html.value = ""
+            return
+        self.hover_html.value = (
+            f'<div class="hx-panel"><small>{P.esc(self.ctl.hover_text(h))}</small></div>'
+        )
 
-    def _after_action(self, new_events) -> None:
-        s = self.state
-        if self.selected and (s.units[self.selected].where not in ("off", "board")):
-            self.selected = None
-        self.group = [u for u in self.group if s.units[u].on_board and s.units[u].fresh]
-        if self.target is not None and self.target not in s.enemy:
-            self.target = None
-        if s.phase != "friendly_fire":
-            self.group, self.target, self.mortar_target, self.spotter = [], None, None, None
-        enemy = [
-            e
-            for e in new_events
-            if e.phase == "enemy" and e.kind in ("roll", "ai", "losses", "break", "enemy")
-        ]
-        if enemy:
-            self.last_enemy_events = enemy
-            self.enemy_html.value = P.enemy_phase_html(s, enemy)
-            self.tabs.selected_index = 0
-            self._show_shots(enemy)
-        self.refresh(("counters", "overlay"))
+    def on_key(self, key, shift=False, ctrl=False, meta=False) -> None:
+        self._safe(self.ctl.key, key)
+
+    # --- buttons --------------------------------------------------------------------------
+    def on_facing(self, corner) -> None:
+        self.ctl.set_facing(corner)
+
+    def on_commit_fire(self, keep_open: bool = False) -> None:
+        self._safe(self._commit_fire, keep_open)
+
+    def _commit_fire(self, keep_open: bool) -> None:
+        before, firers, target = len(self.state.events), set(self.ctl.group), self.ctl.target
+        if self.ctl.commit_fire(keep_open):
+            # only this fire's rolls (a co-op submit may also bring other seats' fire in the
+            # same batch of events)
+            self._last_rolls = [
+                e.text
+                for e in self.state.events[before:]
+                if e.kind == "roll"
+                and e.data.get("unit") in firers
+                and e.data.get("target") == target
+            ]
+
+    def on_mode(self, mode) -> None:
+        if getattr(self, "_syncing_mode", False):
+            return
+        self.ctl.set_mode(mode)
 
     def external_update(self, new_events) -> None:
         """Another seat changed the shared game: redraw and show what happened."""
         shown = [e for e in new_events if e.kind not in ("phase",)] or list(new_events)
+        self.ctl.external_update(new_events)
         if shown:
-            self.say(f"Team: {shown[-1].text}")
-        self._after_action(new_events)
+            self.ctl.say(f"Team: {shown[-1].text}")
+        self.after()
 
     def _show_shots(self, events) -> None:
-        shots = []
-        for e in events:
-            if e.kind == "roll" and e.data.get("purpose") in (
-                "enemy fire on infantry",
-                "enemy fire on armour",
-            ):
-                hit = e.data.get("total", 0) >= e.data.get("need", 2)
-                if e.data.get("target") is not None:
-                    shots.append((e.data["hex"], e.data["target"], hit))
+        shots = enemy_shots(events)
         hl = self.view.hl
         if not (self.animate and shots):
             hl.shots = shots
@@ -624,277 +801,22 @@ class GameApp:
         self._anim.start()
 
     def select(self, uid: str | None) -> None:
-        self.selected = uid
-        u = self.state.units.get(uid) if uid else None
-        self.pending_facing = None
-        if u is not None and u.is_armour and u.where == "off":
-            self.pending_facing = 4
-        self._update_highlights()
-        self.view.board.redraw("overlay")
-        self._refresh_side()
-        self._refresh_offboard()
-        if u is not None and self.state.phase == "friendly_move":
-            n = len(self._destinations())
-            self.say(
-                f"{uid} selected: {n} hexes lit"
-                if n
-                else f"{uid} has no legal move now"
-                + ("" if u.fresh or u.where == "off" else " (spent)"),
-                bad=not n,
-            )
+        self._safe(self.ctl.select, uid)
 
     def clear(self) -> None:
-        self.selected, self.group, self.target, self.mortar_target, self.spotter = (
-            None,
-            [],
-            None,
-            None,
-            None,
-        )
-        self.pending_facing = None
-        self.odds_html.value = ""
-        self.view.hl.shots = []
-        self.refresh(("overlay",))
-
-    # --- board events -------------------------------------------------------------------
-    @guarded
-    def on_board_click(self, h, x=0.0, y=0.0) -> None:
-        s = self.state
-        if s.over:
-            self.say("The battle is over: see the Score tab.")
-            return
-        if s.pending is not None:
-            self.say("First answer the choice in the panel on the right.", bad=True)
-            return
-        if h is None:
-            return
-        if s.phase == "friendly_move":
-            self._click_move_phase(h)
-        elif s.phase == "friendly_fire":
-            self._click_fire_phase(h)
-
-    def _own_here(self, h):
-        mine = self.my_units()
-        return [u for u in self.state.units_at(h) if u.id in mine]
-
-    def _click_move_phase(self, h) -> None:
-        dest = self._destinations()
-        if h in dest:
-            self.act(dest[h])
-            return
-        own = [u for u in self._own_here(h)]
-        if own:
-            ids = [u.id for u in own]
-            nxt = ids[(ids.index(self.selected) + 1) % len(ids)] if self.selected in ids else ids[0]
-            self.select(nxt)
-            return
-        if self.selected:
-            u = self.state.units[self.selected]
-            action = (
-                Enter(self.seat, u.id, h, self.pending_facing if u.is_armour else None)
-                if u.where == "off"
-                else Move(self.seat, u.id, h, self.pending_facing if u.is_armour else None)
-            )
-            self.say(self.game.check(action) or "That move is legal.", bad=True)
-            return
-        self.say(f"{s_label(self.state, h)}: select one of your platoons first.")
-
-    def _click_fire_phase(self, h) -> None:
-        s = self.state
-        if self.mode == "mortar":
-            self._click_mortar(h)
-            return
-        own = [u for u in self._own_here(h) if u.fresh]
-        if own and h not in s.enemy:
-            added = next((u.id for u in own if u.id not in self.group), None)
-            if added:
-                self.group.append(added)
-                self.selected = added
-            else:
-                self.group = [g for g in self.group if g not in {u.id for u in own}]
-            self._show_fire_preview()
-            return
-        if h in s.enemy:
-            self.target = h
-            self._show_fire_preview()
-            return
-        self.say(
-            f"{s_label(s, h)}: click your fresh platoons to gather firers, then an enemy counter."
-        )
-
-    def _show_fire_preview(self) -> None:
-        s = self.state
-        if self.target is not None and self.group:
-            odds = fire_odds(s, self.target, self.group)
-            self.odds_html.value = P.fire_odds_html(s, odds)
-            reason = self.game.check(DeclareFire(self.seat, self.target, tuple(self.group)))
-            if reason:
-                self.say(reason, bad=True)
-            else:
-                self.say(
-                    f"Firers {', '.join(self.group)} on {s.label(self.target)}: press Commit fire (f)."
-                )
-        elif self.group:
-            self.odds_html.value = ""
-            self.say(f"Firers: {', '.join(self.group)}. Now click an enemy counter.")
-        else:
-            self.odds_html.value = ""
-            self.say("Click your fresh platoons to gather firers.")
-        self._update_highlights()
-        self.view.board.redraw("overlay")
-        self._refresh_side()
-
-    def _click_mortar(self, h) -> None:
-        s = self.state
-        inf = [u for u in s.units_at(h) if u.is_infantry and u.fresh]
-        if inf and self.spotter is None:
-            self.spotter = inf[0].id
-            self.say(f"Spotter {self.spotter}. Now click the target hex.")
-            return
-        if self.spotter is None:
-            self.say("Click the hex of a fresh infantry platoon to be the spotter first.", bad=True)
-            return
-        self.mortar_target = h
-        action = CallMortar(self.seat, h, self.spotter, self.smoke_box.value)
-        reason = self.game.check(action)
-        self.odds_html.value = P.mortar_odds_html(s, mortar_odds(s, h), self.smoke_box.value)
-        self.say(
-            reason
-            or f"{'Smoke' if self.smoke_box.value else 'Mortars'} on {s.label(h)}: press Call mortars.",
-            bad=bool(reason),
-        )
-        self._update_highlights()
-        self.view.board.redraw("overlay")
-        self._refresh_side()
-
-    @guarded
-    def on_hover(self, h) -> None:
-        s = self.state
-        if h is None:
-            self.hover_html.value = ""
-            return
-        text = s_label(s, h)
-        if s.phase == "friendly_fire" and self.group and h in s.enemy and self.mode == "fire":
-            odds = fire_odds(s, h, self.group)
-            text += f": {odds.summary()}"
-        self.hover_html.value = f'<div class="hx-panel"><small>{P.esc(text)}</small></div>'
-
-    @guarded
-    def on_key(self, key, shift=False, ctrl=False, meta=False) -> None:
-        u = self.state.units.get(self.selected) if self.selected else None
-        if key in ("ArrowLeft", "ArrowRight") and u is not None and u.is_armour:
-            base = (
-                self.pending_facing
-                if self.pending_facing is not None
-                else (u.facing if u.facing is not None else 4)
-            )
-            self.on_facing((base + (1 if key == "ArrowLeft" else -1)) % 6)
-        elif key == "Escape":
-            self.clear()
-        elif key == "e":
-            self.on_end_phase()
-        elif key == "f":
-            self.on_commit_fire()
-        elif key == "m":
-            self.mortar_toggle.value = "mortar"
-        elif key == "w" and u is not None:
-            self.on_withdraw()
-        elif key == "x" and u is not None:
-            self.on_exploit()
-        elif key == "n":
-            self._next_unit()
-
-    def _next_unit(self) -> None:
-        s = self.state
-        ready = [
-            uid
-            for uid in sorted(self.my_units())
-            if s.units[uid].fresh and s.units[uid].where in ("off", "board")
-        ]
-        if not ready:
-            self.say("No fresh platoon left.")
-            return
-        i = (ready.index(self.selected) + 1) % len(ready) if self.selected in ready else 0
-        self.select(ready[i])
-
-    # --- buttons --------------------------------------------------------------------------
-    def on_facing(self, corner) -> None:
-        u = self.state.units.get(self.selected) if self.selected else None
-        if u is None or not u.is_armour:
-            self.say("Select one of your armour platoons first.", bad=True)
-            return
-        if self.state.phase == "friendly_fire":
-            if corner is not None and corner != u.facing:
-                self.act(Face(self.seat, u.id, corner))
-                self._show_fire_preview()
-            return
-        self.pending_facing = corner
-        self._update_highlights()
-        self.view.board.redraw("overlay")
-        self._refresh_side()
-        n = len(self._destinations())
-        self.say(
-            f"{u.id} will face {ARROWS[corner] if corner is not None else 'as now'}: {n} hexes lit"
-        )
-
-    def on_withdraw(self) -> None:
-        if self.selected:
-            self.act(Withdraw(self.seat, self.selected))
-
-    def on_exploit(self) -> None:
-        if self.selected:
-            self.act(Exploit(self.seat, self.selected))
-
-    def on_commit_fire(self, keep_open: bool = False) -> None:
-        if self.state.phase != "friendly_fire":
-            return
-        if self.target is None or not self.group:
-            self.say("Gather firers and pick a target first.", bad=True)
-            return
-        if self.act(DeclareFire(self.seat, self.target, tuple(self.group), resolve=not keep_open)):
-            rolls = [e.text for e in self.state.events if e.kind == "roll"][-len(self.group) :]
-            self.group, self.target = [], None
-            self.odds_html.value = (
-                '<div class="hx-panel">' + "<br>".join(P.esc(r) for r in rolls) + "</div>"
-            )
-            self._update_highlights()
-            self.view.board.redraw("overlay")
-            self._refresh_side()
-
-    def on_resolve(self) -> None:
-        self.act(ResolveFire(self.seat))
-
-    def on_mode(self, change) -> None:
-        self.mode = change["new"]
-        self.spotter, self.mortar_target = None, None
-        self.say(
-            "Mortar mode: click a fresh infantry platoon to spot, then the target hex."
-            if self.mode == "mortar"
-            else "Fire mode: gather firers, then click an enemy counter."
-        )
-        self._refresh_side()
-
-    def on_call_mortar(self) -> None:
-        if self.spotter is None or self.mortar_target is None:
-            self.say("Choose a spotter and a target first.", bad=True)
-            return
-        if self.act(CallMortar(self.seat, self.mortar_target, self.spotter, self.smoke_box.value)):
-            self.mortar_toggle.value = "fire"
-
-    def on_end_phase(self) -> None:
-        self.act(EndPhase(self.seat))
-
-    def on_end_game(self) -> None:
-        self.act(EndGame(self.seat))
+        self._safe(self.ctl.clear)
 
     # --- game management (solitaire) ---------------------------------------------------------
     def replace_game(self, state) -> None:
-        self.game = LocalGame(state)
-        self.clear()
+        seat_titles = self.ctl.seat_titles
+        self.ctl = BoardController(LocalGame(state), self.seat)
+        self.ctl.seat_titles = seat_titles
         self.last_enemy_events = []
+        self.view.hl.shots = []
         self.enemy_html.value = P.enemy_phase_html(state, [])
         self._scored_for = None
-        self.seed_box.value = state.seed
+        if hasattr(self, "seed_box"):
+            self.seed_box.value = state.seed
         self.refresh()
 
     def _options(self) -> Options:
@@ -912,7 +834,7 @@ class GameApp:
         name = self.scenario_pick.value
         pos = load_position(name)
         self.replace_game(new_game(self.seed_box.value, self._options(), position=pos))
-        self.say(f"Scenario: {pos.title}. {pos.data['position'].get('notes', '')}")
+        self.say(f"Scenario: {pos.title}.")
 
     def on_position_upload(self) -> None:
         files = self.scenario_upload.value
@@ -928,19 +850,15 @@ class GameApp:
         self.say(f"Position loaded from {f['name']}.")
 
     def on_save(self) -> None:
+        """The saved game goes to the player's own browser as a download, never a server folder."""
         data = json.dumps(record(self.state), indent=1)
-        folder = pathlib.Path(
-            os.environ.get("HEXCLASS_SAVES", pathlib.Path.home() / ".hexclass" / "saves")
-        )
-        folder.mkdir(parents=True, exist_ok=True)
-        name = f"combined-arms-seed{self.state.seed}-{dt.datetime.now():%Y%m%d-%H%M%S}.json"
-        (folder / name).write_text(data)
+        name = f"combined-arms-seed{self.state.seed}-turn{self.state.turn}.json"
         b64 = base64.b64encode(data.encode()).decode()
         self.save_link.value = (
-            f'<a download="{name}" href="data:application/json;base64,{b64}">download {name}</a>'
-            f" <small>(also saved in {P.esc(folder)})</small>"
+            f'<a class="hx-save" download="{name}" href="data:application/json;base64,{b64}">'
+            f"download {name}</a>"
         )
-        self.say(f"Game saved: {name}")
+        self.say(f"Game ready to save: click 'download {name}' to keep it on this computer.")
 
     def on_load_upload(self) -> None:
         files = self.load_upload.value
@@ -948,17 +866,22 @@ class GameApp:
             return
         f = files[0]
         try:
-            state = replay(json.loads(bytes(f["content"]).decode("utf-8")), source=f["name"])
-        except (RecordError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            state = replay(
+                parse_record(bytes(f["content"]), f["name"]), source=f["name"], check_summary=True
+            )
+        except RecordError as exc:  # not UTF-8, not JSON, a bad field: named in the message
             self.say(f"{f['name']}: {exc}", bad=True)
             return
         self.replace_game(state)
         self.say(f"Loaded {f['name']}: turn {state.turn}, {len(state.actions)} actions replayed.")
 
 
-def s_label(state, h) -> str:
-    t = state.board.terrain[h].replace("_", " ")
-    return f"{state.label(h)} ({t})"
+def _bar_with_score(state, seat_label: str) -> str:
+    """The phase bar with the running score at its end (CA "Victory")."""
+    bar = P.phase_bar(state, seat_label)
+    score = P.score_now_html(score_now(state), state.over)
+    i = bar.rindex("</div>")
+    return bar[:i] + score + bar[i:]
 
 
 def solitaire_app(seed: int | None = None, scenario: str | None = None, **kwargs) -> GameApp:
@@ -973,6 +896,9 @@ def solitaire_app(seed: int | None = None, scenario: str | None = None, **kwargs
         except (FileNotFoundError, PositionError) as exc:
             problem = str(exc)
     app = GameApp(LocalGame(state or new_game(seed)), **kwargs)
+    from .coach import mount_coach  # the Suggest button (issue 13), a panel of its own
+
+    mount_coach(app)
     if problem:
         app.say(f"{problem}; a new game was diced instead", bad=True)
     return app
@@ -982,32 +908,39 @@ def start_from_query(app: GameApp, params: dict[str, str]) -> GameApp:
     """Point an already-built solitaire app at the game the page's address asks for.
 
     The solitaire page builds its app while a preheated kernel waits for a visitor, then
-    only swaps the game in when the address (``?seed=``, ``?scenario=``) arrives.
+    only swaps the game in when the address (``?seed=``, ``?scenario=``) arrives. A seed
+    that is not a whole number is refused with a message, never silently replaced.
     """
-    seed_text = params.get("seed", "")
-    seed = int(seed_text) if seed_text.isdigit() else app.state.seed
+    seed_text = params.get("seed", "").strip()
+    problem = None
+    seed = app.state.seed
+    if seed_text:
+        if seed_text.isdigit():
+            seed = int(seed_text)
+        else:
+            problem = (
+                f"?seed={seed_text} is not a seed: a seed is a whole number such as ?seed=42. "
+                f"This is a random board (seed {seed}) instead."
+            )
     scenario = params.get("scenario") or None
     if scenario:
         try:
             app.replace_game(new_game(seed, position=load_position(scenario)))
         except (FileNotFoundError, PositionError) as exc:
             app.replace_game(new_game(seed))
-            app.say(f"{exc}; a new game was diced instead", bad=True)
+            problem = f"{exc}; a new game was diced instead"
     elif seed != app.state.seed:
         app.replace_game(new_game(seed))
+    if problem:
+        app.say(problem, bad=True)
     return app
 
 
 def query_params() -> dict[str, str]:
     """The page's URL query under Voilà (waits for it with preheated kernels); {} elsewhere."""
-    from urllib.parse import parse_qsl
+    from classroom.pages.request import query_params as page_query
 
-    qs = os.environ.get("QUERY_STRING")
-    if qs is None and os.environ.get("VOILA_PREHEAT") == "True":
-        from voila.utils import get_query_string
-
-        qs = get_query_string()
-    return dict(parse_qsl(qs or ""))
+    return page_query()  # without importing voila into the kernel (about 57 MiB less)
 
 
 __all__ = ["GameApp", "LocalGame", "solitaire_app", "query_params", "start_from_query"]

@@ -98,6 +98,8 @@ class Highlights:
     shots: list[tuple[Hex, Hex, bool]] = field(default_factory=list)  # enemy fire: (from, to, hit)
     own_units: frozenset[str] = frozenset()  # this seat's platoons, ringed
     note_hexes: dict[Hex, str] = field(default_factory=dict)
+    legal_targets: set[Hex] = field(default_factory=set)  # the engine allows the group's shot
+    refused_targets: set[Hex] = field(default_factory=set)  # the engine refuses it (dimmed)
 
 
 class CABoardView:
@@ -302,6 +304,10 @@ class CABoardView:
                 h for h in hg.spiral(origin, 5) if h in b.hex_set and hg.in_arc(origin, corner, h)
             ]
             b.fill_hexes(c, arc, pal["arc"], alpha=0.22)
+        if hl.refused_targets:
+            b.fill_hexes(c, sorted(hl.refused_targets), "#777777", alpha=0.5)
+        if hl.legal_targets:
+            b.stroke_hexes(c, sorted(hl.legal_targets), pal["clear"], width=4, shrink=0.9)
         if hl.destinations:
             b.fill_hexes(c, sorted(hl.destinations), pal["dest"], alpha=0.32, shrink=0.9)
             b.stroke_hexes(c, sorted(hl.destinations), pal["dest"], width=2, shrink=0.9)

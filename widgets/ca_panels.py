@@ -22,6 +22,21 @@ STYLE = """
 .hx-msg-ok {color:#1b5e20}
 .hx-log {max-height:320px; overflow:auto}
 .hx-kbd {font-family:monospace; background:#eee; border:1px solid #ccc; border-radius:3px; padding:0 4px}
+.hexclass-ca-app .hx-bar .hx-pill {padding:2px 7px; font-size:12px}
+.hx-caption {font-family:sans-serif; font-size:12px; color:#444; margin:2px 0; display:-webkit-box; -webkit-line-clamp:1; -webkit-box-orient:vertical; overflow:hidden}
+.hx-score-now {font-family:sans-serif; font-size:13px; margin-left:8px}
+.hx-tray {font-family:sans-serif; font-size:11px; text-align:center}
+.hx-enemy li {margin-bottom:4px}
+.hx-enemy .hx-why {color:#444}
+.hx-legend table td {vertical-align:middle}
+/* narrow screens: the off-board tray goes under the board, so the board stays at the top
+   (ipycanvas focuses the canvas on a click; a canvas partly off-screen would scroll first) */
+@media (max-width: 900px) {
+  .hexclass-ca-app .hx-tray.widget-vbox {order: 2; flex-direction: row !important;
+    flex-wrap: wrap; width: 100% !important; min-width: 0 !important}
+  .hexclass-ca-app .hx-side {order: 3}
+}
+.hexclass-ca-app .widget-tab-contents, .hexclass-ca-app .lm-TabPanel-stackedPanel {max-height:300px; overflow:auto}
 </style>
 """
 
@@ -186,23 +201,6 @@ def log_html(rows: list[dict], limit: int = 250) -> str:
     )
 
 
-def enemy_phase_html(state, events) -> str:
-    if not events:
-        return '<div class="hx-panel">The enemy phase has not been played yet.</div>'
-    items = []
-    for e in events:
-        cls = ' class="hx-msg-bad"' if e.kind == "ai" else ""
-        extra = ""
-        if e.kind == "roll" and e.data.get("modifiers"):
-            extra = (
-                "<br><small>"
-                + "; ".join(f"{v:+d} {esc(r)} ({esc(rule)})" for v, r, rule in e.data["modifiers"])
-                + "</small>"
-            )
-        items.append(f"<li{cls}>{esc(e.text)}{extra}</li>")
-    return f'<div class="hx-panel hx-log"><ol>{"".join(items)}</ol></div>'
-
-
 def score_html(score) -> str:
     verdict = "Victory" if score.won else "Defeat"
     rows = "".join(
@@ -235,4 +233,211 @@ def shortcuts_html() -> str:
     )
     return (
         f'<div class="hx-panel"><b>Keyboard</b> (click the board first)<table>{rows}</table></div>'
+    )
+
+
+# --- compact pieces for the one-screen page ---------------------------------------------------
+
+
+def compact_tracks(state) -> str:
+    """The tracks in a few lines with a small circular track (fits beside the board)."""
+    return (
+        tracks(state)
+        .replace(
+            circular_track_svg(state.losses, state.ammo),
+            circular_track_svg(state.losses, state.ammo, 112),
+        )
+        .replace("gap:14px", "gap:8px")
+    )
+
+
+def score_now_html(score, over: bool) -> str:
+    """The running score for the phase bar (CA "Victory": 20 or more wins)."""
+    if over:
+        word = "Victory" if score.won else "Defeat"
+        return f'<span class="hx-score-now"><b>{word}: {score.total}</b> points</span>'
+    return (
+        f'<span class="hx-score-now" title="CA &quot;Victory&quot; counted on what is known now: '
+        f'unrevealed enemy counters are tested only when the battle ends">'
+        f"Score now <b>{score.total}</b> (20 wins)</span>"
+    )
+
+
+def caption_html(state) -> str:
+    """The scenario's title and notes, or the seed's random board."""
+    pos = (getattr(state, "setup", None) or {}).get("position") or {}
+    meta = pos.get("position", {}) if isinstance(pos, dict) else {}
+    title, notes = meta.get("title", ""), meta.get("notes", "")
+    if not title:
+        return '<div class="hx-caption">A randomly dealt board (CA "The Playing Board").</div>'
+    # one line, so the board never moves down; the whole caption on hover
+    return (
+        f'<div class="hx-caption" title="{esc(title)}: {esc(notes)}"><b>Scenario: {esc(title)}</b> '
+        f"{esc(notes)}</div>"
+    )
+
+
+def legend_html(pal: dict) -> str:
+    """Terrain and counters, as drawn on this board (the colours of the chosen palette)."""
+    from classroom.combined_arms.board import T
+
+    def swatch(colour, mark=""):
+        return (
+            f'<svg width="26" height="20"><rect x="1" y="1" width="24" height="18" fill="{colour}" '
+            f'stroke="#888"/>{mark}</svg>'
+        )
+
+    tree = f'<circle cx="8" cy="13" r="3" fill="{pal["tree"]}"/><circle cx="17" cy="13" r="3" fill="{pal["tree"]}"/>'
+    ridge = f'<polyline points="3,16 13,11 23,16" stroke="{pal["ridge"]}" stroke-width="2" fill="none"/>'
+    road = f'<line x1="1" y1="10" x2="25" y2="10" stroke="{pal["road_line"]}" stroke-width="5"/>'
+    farm = '<rect x="6" y="9" width="8" height="6" fill="#8b3a2b"/>'
+    poor = '<circle cx="7" cy="13" r="1.5" fill="#6d5d40"/><circle cx="13" cy="15" r="1.5" fill="#6d5d40"/><circle cx="19" cy="13" r="1.5" fill="#6d5d40"/>'
+    terrain = [
+        (swatch(pal[T.OPEN]), "open"),
+        (swatch(pal[T.ROAD], road), "road (armour may move 2 hexes along it)"),
+        (swatch(pal[T.POOR], poor), "poor going (no armour)"),
+        (swatch(pal[T.CREST], ridge), "crest"),
+        (swatch(pal[T.WOODS], tree), "woods (no armour; blocks lines)"),
+        (swatch(pal[T.WOODED_CREST], tree + ridge), "wooded crest (no armour)"),
+        (swatch(pal[T.FARM], farm), "farm"),
+    ]
+
+    def counter(text, colour, dashed=False, sub=""):
+        dash = ' stroke-dasharray="4,2"' if dashed else ""
+        return (
+            f'<svg width="30" height="26"><rect x="2" y="2" width="26" height="22" fill="white" '
+            f'stroke="{colour}" stroke-width="2.5"{dash}/><text x="15" y="{15 if not sub else 13}" '
+            f'font-size="10" text-anchor="middle" fill="{colour}" font-weight="bold">{text}</text>'
+            + (
+                f'<text x="15" y="22" font-size="6" text-anchor="middle" fill="{colour}">{sub}</text>'
+                if sub
+                else ""
+            )
+            + "</svg>"
+        )
+
+    counters = [
+        (
+            counter("D1", pal["fresh"]),
+            "your platoon, fresh (D/E/F rifle companies, M MMGs, A armour)",
+        ),
+        (counter("D1", pal["spent"], True, "spent"), "spent: has moved, fired or been pinned"),
+        (counter("A1", pal["fresh"], sub="↓"), "armour: the arrow is its facing"),
+        (counter("?", pal["fresh"]), "enemy counter not yet revealed"),
+        (counter("PL", pal["fresh"]), "a real enemy platoon"),
+        (counter("AT?", pal["atg"]), "enemy anti-tank guns (AT? not yet revealed)"),
+    ]
+    marks = [
+        (swatch(pal["dest"]), "a hex the selected platoon may move to"),
+        (swatch(pal["arc"]), "the selected armour's forward arc"),
+        (swatch(pal["clear"]), "a legal fire target for the firers gathered"),
+        (swatch("#777777"), "dimmed: no legal shot (hover it for the rule)"),
+        (swatch(pal["smoke"]), "smoke"),
+    ]
+
+    def table(rows):
+        return (
+            "<table>"
+            + "".join(f"<tr><td>{a}</td><td>{esc(b)}</td></tr>" for a, b in rows)
+            + "</table>"
+        )
+
+    return (
+        '<div class="hx-panel hx-legend"><b>Terrain</b> <small>(CA "The Playing Board")</small>'
+        + table(terrain)
+        + '<b>Counters</b> <small>(CA "The Units")</small>'
+        + table(counters)
+        + "<b>On the board</b>"
+        + table(marks)
+        + "</div>"
+    )
+
+
+def _need(total_needed: int, mods_total: int) -> str:
+    """The die face needed for a modified ``total_needed``+ with ``mods_total`` added."""
+    face = total_needed - mods_total
+    if face <= 1:
+        return "any die"
+    if face > 6:
+        return "no die can do it"
+    return f"a die of {face}+" if face < 6 else "a 6"
+
+
+def _mods_words(mods) -> str:
+    if not mods:
+        return "no modifiers"
+    return "; ".join(f"{v:+d} {esc(r)}" for v, r, _rule in mods)
+
+
+def explain_enemy_event(state, e) -> str:
+    """One enemy-phase event in plain words: what the counter weighed, what it needed."""
+    d = e.data
+    rule = esc(d.get("rule") or 'CA "Enemy Decisions"')
+    if e.kind == "ai" and "payoffs" in d:
+        weighed = ", ".join(f"{esc(k)} {v}" for k, v in sorted(d["payoffs"].items()))
+        hexes = ", ".join(esc(state.label(h)) for h in d.get("cluster", ()))
+        return (
+            f"<b>{esc(state.label(d['hex']))}</b> weighed the payoff of each infantry hex it could "
+            f"hit ({weighed}) and chose the best group, <b>{hexes}</b>, total {d.get('payoff')} "
+            f"<small>({rule})</small>"
+        )
+    if e.kind == "ai" and "compared" in d and "hex" not in d:  # the enemy mortars' choice
+        return f"{esc(e.text)} <small>({rule})</small>"
+    if e.kind == "ai" and "compared" in d:
+        compared = ", ".join(f"{esc(k)} {v} in 6" for k, v in d["compared"].items())
+        return (
+            f"<b>{esc(state.label(d['hex']))}</b> compared its chances against your armour "
+            f"({compared}) and fired at <b>{esc(d.get('target'))}</b>, the best chance "
+            f"<small>({rule})</small>"
+        )
+    if e.kind == "roll" and str(d.get("purpose", "")).startswith("reveal"):
+        mods = d.get("modifiers", [])
+        total = sum(v for v, _r, _u in mods)
+        w = d.get("weighed") or {}
+        if "payoff" in w:
+            why = (
+                f"its best payoff against your infantry was {w['payoff']}, at or above the "
+                f"threshold of {w['threshold']}, so it had to test"
+            )
+        elif "chances" in w:
+            why = (
+                f"its ATGs would have {w['chances']} chances in 6 against your armour, at or "
+                f"above the threshold of {w['threshold']}, so they had to test"
+            )
+        elif w.get("adjacent"):
+            why = "your platoons are next to it, so it had to test"
+        else:
+            why = ""
+        return (
+            f"{esc(e.text)}<br><span class='hx-why'>{why + '; ' if why else ''}real on a "
+            f"modified {d.get('need', 5)}+, so it needed {_need(d.get('need', 5), total)} "
+            f'({_mods_words(mods)}) <small>(CA "Enemy Decisions")</small></span>'
+        )
+    if e.kind == "roll" and "need" in d and "modifiers" in d:
+        mods = d.get("modifiers", [])
+        total = sum(v for v, _r, _u in mods)
+        rules = sorted({esc(u) for _v, _r, u in mods}) or ['CA "Enemy Fire"']
+        return (
+            f"{esc(e.text)}<br><span class='hx-why'>needed a modified {d['need']}+: "
+            f"{_need(d['need'], total)} ({_mods_words(mods)}) <small>({', '.join(rules)})</small></span>"
+        )
+    return esc(e.text)
+
+
+def enemy_phase_html(state, events) -> str:
+    """The enemy phase, event by event, in plain words with the rule sections."""
+    if not events:
+        return '<div class="hx-panel">The enemy phase has not been played yet.</div>'
+    items = []
+    for e in events:
+        cls = ' class="hx-msg-bad"' if e.kind in ("break", "losses") else ""
+        try:
+            text = explain_enemy_event(state, e)
+        except (KeyError, TypeError, ValueError):  # an event shape this page does not know
+            text = esc(e.text)
+        items.append(f"<li{cls}>{text}</li>")
+    return (
+        '<div class="hx-panel hx-log hx-enemy"><small>What each enemy counter weighed and '
+        'rolled, in order (CA "Enemy Decisions", "Enemy Fire").</small>'
+        f"<ol>{''.join(items)}</ol></div>"
     )

@@ -43,6 +43,13 @@ LAB_UNITS = (
 )
 
 
+def cpa_text(unit: Unit) -> str:
+    """The CPA as a log sheet should show it: a CPA-0 gun moves on 0 but counts as 10 for
+    everything else (CNA 6.11), and showing only one of the two contradicts the other."""
+    move, rest = unit.cpa_for(Function.MOVEMENT), unit.disorganization_cpa
+    return str(rest) if move == rest else f"{move} to move, {rest} for the rest"
+
+
 def fmt_cp(x) -> str:
     x = Fraction(x)
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
@@ -218,13 +225,22 @@ def cohesion_series(sheet: LogSheet) -> dict[str, tuple[list[float], list[int]]]
     return out
 
 
+def same_series(series: dict[str, tuple[list[float], list[int]]]):
+    """Units whose lines would lie exactly on top of each other, grouped: one line each,
+    labelled with every unit it stands for (else the last one drawn hides the others)."""
+    groups: dict[tuple, list[str]] = {}
+    for name, (xs, ys) in series.items():
+        groups.setdefault((tuple(xs), tuple(ys)), []).append(name)
+    return [(names, (list(xs), list(ys))) for (xs, ys), names in groups.items()]
+
+
 def cohesion_figure(sheet: LogSheet, title: str = "Cohesion Level by stage") -> Figure:
     """Each unit's cohesion at the start and after every stage (a half step: now)."""
     fig = Figure(figsize=(6.2, 3.0), dpi=90)
     ax = fig.subplots()
     series = cohesion_series(sheet)
-    for name, (xs, ys) in series.items():
-        ax.plot(xs, ys, marker="o", label=name)
+    for names, (xs, ys) in same_series(series):
+        ax.plot(xs, ys, marker="o", label=", ".join(names))
     ax.axhline(0, color="#888", lw=0.8)
     ax.axhline(MAX_COHESION, color="#1b5e20", lw=0.8, ls="--")
     lowest = min([0] + [min(ys) for _, ys in series.values() if ys])
@@ -401,7 +417,7 @@ class LogSheetLab:
         )
         return {
             "unit": esc(name),
-            "CPA": str(r["CPA"]),
+            "CPA": cpa_text(self.sheet.line(name).unit),
             "CPs spent": fmt_cp(r["CPs spent"]),
             "CPs left": fmt_cp(r["CPs left"]),
             "cohesion": coh,
@@ -436,17 +452,50 @@ class LogSheetLab:
 # --- the what-if planner ------------------------------------------------------------------------
 
 
-def plan_sheet(unit: Unit, cps_per_stage: Sequence, start: int = 0) -> LogSheet:
-    """Spend the given CPs on movement in each stage, ending every stage (CNA 6.16-6.24).
+def drive(sheet: LogSheet, name: str, cps) -> Fraction:
+    """Move ``name`` for ``cps`` CPs, one CP at a time, and return the CPs left unspent.
 
-    A stage with 0 CPs is a rest. Raises the model's error if a stage is impossible.
+    A move is many hexes, each paid for as it is entered, and DPs land the moment they
+    are earned (CNA 6.22); a unit that reaches −26 may not move on (CNA 6.26). So a unit
+    driven hard stops at −26 instead of running on past it (docs/rules-notes.md, "The
+    −26 stop"). A single costly action, such as an assault, can still jump past −26.
+    """
+    left = Fraction(cps)
+    while left > 0:
+        if sheet.line(name).collapsed:
+            return left
+        step = min(Fraction(1), left)
+        sheet.spend(name, Function.MOVEMENT, step)
+        left -= step
+    return Fraction(0)
+
+
+def plan_run(unit: Unit, cps_per_stage: Sequence, start: int = 0) -> tuple[LogSheet, list]:
+    """Move the unit for the given CPs in each stage, ending every stage (CNA 6.16-6.26).
+
+    A stage with 0 CPs is a rest. Returns the sheet and, per stage, the CPs the unit
+    could not spend because it had collapsed. Raises the model's error if a stage is
+    impossible (e.g. past the 150% ceiling of a foot unit, CNA 8.17).
     """
     sheet = LogSheet.of([unit], {unit.name: start})
+    unspent = []
     for cps in cps_per_stage:
-        if cps:
-            sheet.spend(unit.name, Function.MOVEMENT, cps)
+        if cps and sheet.line(unit.name).collapsed:
+            unspent.append(Fraction(cps))
+        elif cps:
+            problem = sheet.check(unit.name, Function.MOVEMENT, cps)
+            if problem is not None:
+                raise problem
+            unspent.append(drive(sheet, unit.name, cps))
+        else:
+            unspent.append(Fraction(0))
         sheet.end_stage()
-    return sheet
+    return sheet, unspent
+
+
+def plan_sheet(unit: Unit, cps_per_stage: Sequence, start: int = 0) -> LogSheet:
+    """:func:`plan_run`'s sheet."""
+    return plan_run(unit, cps_per_stage, start)[0]
 
 
 def parse_plan(text: str) -> list:
@@ -499,6 +548,13 @@ class CohesionPlanner:
         )
         self.run()
 
+    def _stale(self) -> None:
+        """A refused plan: say so instead of leaving another unit's result on show."""
+        self.summary.value = CSS + (
+            "<div class='hx-lesson' style='color:#777'>Nothing plotted for this plan; "
+            "the reason is in red above. The figure below is the last plan that ran.</div>"
+        )
+
     def _show_cpa(self) -> None:
         self.cpa.value = self.units[self.unit.value].cpa_for(Function.MOVEMENT)
 
@@ -512,16 +568,26 @@ class CohesionPlanner:
     def run(self) -> bool:
         unit = self.chosen_unit()
         plan = None if unit is None else self.error.attempt(parse_plan, self.plan.value)
-        if plan is None:
+        run = None if plan is None else self.error.attempt(plan_run, unit, plan, self.start.value)
+        if run is None:
+            self._stale()
             return False
-        sheet = self.error.attempt(plan_sheet, unit, plan, self.start.value)
-        if sheet is None:
-            return False
-        self.sheet = sheet
+        sheet, unspent = run
+        self.sheet, self.unspent = sheet, unspent
         levels = [lvl for _, lvl in sheet.cohesion_series(unit.name)]
+        stops = [
+            f"stage {i}: collapsed, {fmt_cp(u)} of the {fmt_cp(c)} CPs planned never spent"
+            for i, (u, c) in enumerate(zip(unspent, plan), 1)
+            if u
+        ]
+        stop_text = (
+            f"<div style='color:#b00020'>It stopped at −26 or below (CNA 6.26): {esc('; '.join(stops))}.</div>"
+            if stops
+            else ""
+        )
         self.summary.value = CSS + (
             f"<div class='hx-lesson'>{esc(unit.name)} (CPA {unit.disorganization_cpa}): "
-            f"levels by stage {', '.join(f'{v:+d}' for v in levels)}</div>"
+            f"levels by stage {', '.join(f'{v:+d}' for v in levels)}{stop_text}</div>"
         )
         self.figure = cohesion_figure(
             sheet, f"{unit.name}: {', '.join(map(str, plan))} CPs per stage"

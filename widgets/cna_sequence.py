@@ -23,10 +23,18 @@ import ipywidgets as W
 
 from classroom import hexgrid
 from classroom.cna.initiative import Role, Side, determine_initiative
-from classroom.cna.scenario import DESERT_SKIRMISH, MiniScenario, OperationsStagePlay, Terrain
+from classroom.cna.scenario import (
+    DESERT_SKIRMISH,
+    MiniScenario,
+    OperationsStagePlay,
+    Terrain,
+    hex_label,
+    hexes_text,
+)
 from classroom.cna.sequence import GAME_TURN, Entry, SequenceCursor
 
 from .board import HexBoard
+from .cna_logsheet import cpa_text
 from .lesson_kit import CSS, InlineError, esc, table_html
 
 SIDE_COLOURS = {Side.AXIS: "#5f7a2e", Side.COMMONWEALTH: "#a4501f"}
@@ -56,10 +64,12 @@ class SequenceStepper:
 
     def __init__(self, ratings: Mapping[Side, int] | None = None, seed: int = 1940) -> None:
         self.ratings = dict(ratings or OCTOBER_1940_RATINGS)
+        self.seed = seed
         self.rng = random.Random(seed)
         self.cursor = SequenceCursor.start()
         self.history: list[SequenceCursor] = []
-        self.initiative_lines: list[str] = []
+        # one roll per Game-Turn: going Back and rolling again shows the same dice (CNA 7.14)
+        self.initiative_rolls: dict[int, object] = {}
         self.error = InlineError()
         self.outline = W.HTML()
         self.card = W.HTML()
@@ -109,8 +119,10 @@ class SequenceStepper:
         return self._go(self.cursor.next)
 
     def next_stage(self) -> bool:
-        """Skip to the first entry of the following stage."""
+        """Skip to the first entry of the following stage; from Stage VI, the next Game-Turn."""
         cur, label = self.cursor, self.cursor.stage.label
+        if cur.is_end_of_turn:
+            return self._go(cur.next)  # Stage VI is one entry: the next stage is I of a new turn
         while cur.stage.label == label and not cur.is_end_of_turn:
             cur = cur.next()
         return self._go(lambda: cur)
@@ -122,15 +134,33 @@ class SequenceStepper:
         return self._go(self.cursor.declare, role)
 
     def roll_initiative(self) -> bool:
-        result = self.error.attempt(determine_initiative, self.ratings, self.rng)
-        if result is None:
-            self.render()
-            return False
+        """Roll once per Game-Turn (CNA 7.14). After *Back* the same dice stand: a player
+        may not roll again until the result suits him."""
+        turn = self.cursor.game_turn
+        rolled_before = turn in self.initiative_rolls
+        if not rolled_before:
+            result = self.error.attempt(determine_initiative, self.ratings, self.rng)
+            if result is None:
+                self.render()
+                return False
+            self.initiative_rolls[turn] = result
+        result = self.initiative_rolls[turn]
         ok = self._go(self.cursor.with_initiative, result.winner)
-        if ok:
-            self.initiative_lines = result.explain()
-            self.render()
+        if ok and rolled_before:
+            self.error.ok(
+                f"The dice for Game-Turn {turn} were already rolled: {result.winner.value} "
+                "holds the Initiative. Going back does not roll them again (CNA 7.14)."
+            )
         return ok
+
+    @property
+    def initiative_lines(self) -> list[str]:
+        """The roll's explanation, shown only once the cursor holds its result."""
+        c = self.cursor
+        result = self.initiative_rolls.get(c.game_turn)
+        if result is None or c.initiative_holder is None:
+            return []
+        return result.explain()
 
     def back(self) -> bool:
         if not self.history:
@@ -144,7 +174,9 @@ class SequenceStepper:
         return True
 
     def reset(self) -> None:
-        self.cursor, self.history, self.initiative_lines = SequenceCursor.start(), [], []
+        """Back to Stage I of Game-Turn 1 with the same dice: the seed fixes every roll."""
+        self.cursor, self.history = SequenceCursor.start(), []
+        self.rng, self.initiative_rolls = random.Random(self.seed), {}
         self.error.clear()
         self.render()
 
@@ -158,6 +190,7 @@ class SequenceStepper:
         at_declaration = c.operations_stage is not None and c.leaf.label == "A" and len(c.path) == 2
         declared = at_declaration and c.declarations[c.operations_stage - 1] is not None
         b["as_a"].disabled = b["as_b"].disabled = not at_declaration or declared
+        b["stage"].description = "Next turn ▶▶" if c.is_end_of_turn else "Next stage ▶▶"
         self.card.value = STEPPER_CSS + CSS + card_html(c, self.initiative_lines)
         self.outline.value = STEPPER_CSS + CSS + outline_html(c)
 
@@ -438,15 +471,16 @@ class SkirmishMap:
             self.redraw()
             return False
         self.reactions = report.reactions
-        self.lines = [f"{report.unit} moved to {report.path[-1]}."]
-        self.lines += [e.line() for e in report.entries]
-        self.lines += self._player_b_reacts(report.unit)
+        self.lines = [f"{report.unit} moved to {hex_label(report.path[-1])}."]
+        self.lines += [f"{e.unit}: {e.line()}" for e in report.entries]
+        self.lines += self._non_phasing_reacts(report.unit)
         self.selected, self.path = None, []
         self._update_assault_choices()
         self.redraw(all_layers=True)
         return True
 
-    def _player_b_reacts(self, mover: str) -> list[str]:
+    def _non_phasing_reacts(self, mover: str) -> list[str]:
+        """The other player's answer to a move: every unit allowed to React does so."""
         out = []
         for name, verdict in self.reactions.items():
             if not verdict.allowed:
@@ -460,7 +494,10 @@ class SkirmishMap:
             entries = self.error.attempt(self.play.react, name, path)
             if entries:
                 self.reacted.append((name, path))
-                out.append(f"{name} Reacts to {path[-1]}: " + "; ".join(e.line() for e in entries))
+                out.append(
+                    f"{name} Reacts to {hex_label(path[-1])}: "
+                    + "; ".join(e.line() for e in entries)
+                )
         return out
 
     def end_segment(self) -> bool:
@@ -498,13 +535,14 @@ class SkirmishMap:
             return False
         if self.error.attempt(self.play.end_portion) is None and self.error.is_error:
             return False
-        cur = self.cursor
-        while cur.phasing_role is not Role.B:
-            cur = cur.next()
-        self.cursor = cur
-        self.verdicts = {}
+        self.cursor = self.cursor.seek("III.G.1", phasing=Role.B)
+        self.verdicts, self.reactions, self.reacted = {}, {}, []
+        side = self.play.phasing.value
         self.lines = [
-            "Player B (Commonwealth) now plays phases F–L; in this lesson his units hold."
+            f"Player B ({side}) now plays phases F–L: click his units and move them; "
+            f"{self.play.phasing.other.value} units React as Player B's did.",
+            "A unit that starts the Movement Segment next to an enemy combat unit is in "
+            "Contact and pays 2 CPs to break off before it moves (CNA 8.62, 8.65).",
         ]
         self.redraw(all_layers=True)
         return True
@@ -516,7 +554,7 @@ class SkirmishMap:
         entries = self.play.end_stage()
         self.cursor = self.cursor.seek("IV.A")
         self.lines = ["Operations Stage over (CNA 6.16, 6.24):"]
-        self.lines += [e.line() for e in entries if e.rps or e.dps]
+        self.lines += [f"{e.unit}: {e.line()}" for e in entries if e.rps or e.dps]
         self.error.ok("Units that spent no CPs rested; the others' unused CPs lapse.")
         self.redraw(all_layers=True)
         return True
@@ -543,8 +581,7 @@ class SkirmishMap:
             line = self.play.sheet.line(self.selected)
             steps = len(self.path) - 1
             sel = (
-                f"<div>Selected <b>{esc(self.selected)}</b>: path of {steps} "
-                f"hex{'' if steps == 1 else 'es'} costs "
+                f"<div>Selected <b>{esc(self.selected)}</b>: path of {hexes_text(steps)} costs "
                 f"{cost} CPs; {line.spent} of CPA {line.cpa} spent so far.</div>"
             )
         return (
@@ -557,10 +594,9 @@ class SkirmishMap:
         rows = []
         for r in self.play.sheet.rows():
             n = r["unit"]
-            where = "gone" if n in self.play.removed else self.play.positions[n]
-            rows.append(
-                [n, self.play.sides[n].value, where, r["CPA"], r["CPs spent"], r["cohesion"]]
-            )
+            where = "gone" if n in self.play.removed else hex_label(self.play.positions[n])
+            cpa = cpa_text(self.play.units[n])
+            rows.append([n, self.play.sides[n].value, where, cpa, r["CPs spent"], r["cohesion"]])
         return table_html(["unit", "side", "hex", "CPA", "CPs spent", "cohesion"], rows)
 
     def _paint_terrain(self, c) -> None:
@@ -573,7 +609,7 @@ class SkirmishMap:
         b.segments(c, pairs, "#8a6d3b", 4.0, dash=(7, 4))
         b.texts(
             c,
-            [(h, f"{h[0]},{h[1]}") for h in hexes],
+            [(h, hex_label(h)) for h in hexes],
             color="#9c8f6c",
             font="9px sans-serif",
             dy=b.layout.size * 0.72,

@@ -10,9 +10,11 @@ instructor's token it is the console:
   by polling a :class:`~classroom.sessions.ClassFollower` from an asyncio task in the
   kernel's event loop; pause, resume and end games, set the message rules, broadcast.
 * **Replay**: any team's game step by step on the Combined Arms board, with the action,
-  the events it caused, and one seat's view (its platoons ringed, the team's messages).
-* **Debrief**: pandas tables comparing the teams, plots of score, losses and time per
-  turn, and CSV/JSON exports (download links and files next to the store).
+  the events it caused, and one seat's view (its platoons ringed, the team's messages
+  beside it). It follows the live game: at the last version it moves on as teams play.
+* **Debrief**: how each team fought: fire odds taken against what came of them (luck
+  vs judgement), losses by turn, who acted and who waited, the teams side by side at a
+  chosen turn; plots; CSV (safe against spreadsheet formulas) and JSON exports.
 * **Links**: every link again, as a copyable list.
 
 The store is the truth; this page keeps only a follower (a replayed copy) and what the
@@ -28,13 +30,13 @@ import html
 import io
 import os
 import pathlib
-import secrets
 import tempfile
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import ipywidgets as W
 
+from classroom.combined_arms.public import seat_copy
 from classroom.combined_arms.sequence import title as phase_title
 from classroom.combined_arms.state import Options
 from classroom.sessions import (
@@ -47,6 +49,7 @@ from classroom.sessions import (
     seat_view,
 )
 from classroom.sessions.session import DEFAULT_BASE_URL, MAX_SEED, MAX_TEAMS
+from classroom.sessions.store import StoreError
 
 from .ca_board import CABoardView
 from .ca_panels import STYLE
@@ -186,13 +189,20 @@ def links_box(links) -> W.VBox:
     """Clickable links plus the same list as plain text to copy into a chat."""
     text = W.Textarea(value=links.as_text(), layout=W.Layout(width="100%", height="180px"))
     text.add_class("hx-links-text")
-    download = data_link(f"class{links.class_id}-links.txt", links.as_text().encode(), "text/plain")
+    c = links.class_id
+    teams = " · ".join(
+        data_link(f"class{c}-team-{t.team}.txt", links.team_handout(t.team).encode(), "text/plain")
+        for t in links.teams
+    )
+    students = data_link(
+        f"class{c}-students.txt", "\n".join(links.student_lines()).encode(), "text/plain"
+    )
     return W.VBox(
         [
             W.HTML(links_html(links)),
             W.HTML(
-                "<div class='hx-panel'><b>Copyable list</b> (select all, copy, paste "
-                f"into the class chat) — or download {download}</div>"
+                "<div class='hx-panel'><b>Team handouts</b> (no console link, no seed; give "
+                f"each team only its own): {teams}<br>One line per student: {students}</div>"
             ),
             text,
         ]
@@ -232,7 +242,9 @@ class NewClassForm:
         wide = {"style": {"description_width": "150px"}}
         self.name = W.Text(description="Class name", placeholder="(optional)", **wide)
         self.teams = W.Text(value="4", description="Teams", **wide)
-        self.seed = W.Text(value=str(secrets.randbelow(10**6)), description="Seed", **wide)
+        self.seed = W.Text(
+            description="Seed", placeholder="random; a number reruns a battle", **wide
+        )
         self.seed_mode = W.ToggleButtons(
             options=[("Same seed for all teams", "same"), ("Different seeds", "different")],
             value="same",
@@ -260,7 +272,9 @@ class NewClassForm:
 
     def _rows(self) -> list:
         hint = W.HTML(
-            "<small class='hx-panel'>different seeds: team i gets seed + i − 1; "
+            "<small class='hx-panel'>an empty seed is drawn at random (63 bits) and shown "
+            "only here; different seeds: each team its own (or seed + i − 1 from a given "
+            "seed); "
             "the limit counts per seat per turn and applies to written messages"
             "</small>"
         )
@@ -290,7 +304,7 @@ class NewClassForm:
             raise InputError("Messages per turn: a limit applies only to written messages")
         return {
             "teams": parse_whole(self.teams.value, "Teams", 1, MAX_TEAMS),
-            "seed": parse_whole(self.seed.value, "Seed", 0, MAX_SEED),
+            "seed": parse_whole(self.seed.value, "Seed", 0, MAX_SEED, blank=None),
             "different_seeds": self.seed_mode.value == "different",
             "seats": self.seats.value,
             "options": Options(easier_game=bool(self.easier.value)),
@@ -304,7 +318,11 @@ class NewClassForm:
         except InputError as exc:
             self.notice.value = notice_html(str(exc), bad=True)
             return
-        self.links = create_class(self.store, base_url=self.base_url, **kwargs)
+        try:
+            self.links = create_class(self.store, base_url=self.base_url, **kwargs)
+        except StoreError as exc:  # read-only, full, damaged or locked: in plain words
+            self.notice.value = notice_html(f"No class was created: {exc}", bad=True)
+            return
         self.create_button.disabled = True
         self.create_button.description = "Class created"
         n = len(self.links.teams)
@@ -674,6 +692,18 @@ class ReplayPanel:
     def go(self, version: int) -> None:
         self.slider.value = max(0, min(len(self.replay), version))
 
+    def follow(self) -> bool:
+        """The live game moved on (the console's follower fed it): extend the slider, and
+        stay at the last version if the instructor was watching it."""
+        if self.replay is None or len(self.replay) == self.slider.max:
+            return False
+        at_end = self.slider.value == self.slider.max
+        self.messages = self.console.store.messages(self.replay.info.id)
+        self.slider.max = len(self.replay)
+        if at_end:
+            self.slider.value = len(self.replay)
+        return True
+
     @property
     def version(self) -> int:
         return self.slider.value
@@ -715,11 +745,18 @@ class ReplayPanel:
                 "<div class='hx-panel hx-seat-view'>Choose a seat to see its view."
                 f"<div><b>Team messages so far</b></div>{messages_html(msgs)}</div>"
             )
-        else:
-            view = seat_view(self.state, seat, layout)
+        shown = self.state
+        if seat is not None and self.state.options.enemy_player:
+            shown = seat_copy(self.state, seat)  # CA p.7: replay from that side's view
+        if seat is not None:
+            view = seat_view(shown, seat, layout)
             self.view.hl.own_units = frozenset(view["my_units"])
             self.seat_html.value = seat_view_html(view, layout, self._messages_until(self.version))
-        self.view.show(self.state)
+        secret = shown.secret  # the instructor (or the defender's view) sees the real ones
+        self.view.hl.note_hexes = (
+            {h: "real" for h in secret.platoons if h in shown.enemy} if secret else {}
+        )
+        self.view.show(shown)
 
 
 # --- the debrief -----------------------------------------------------------------------------------
@@ -762,6 +799,20 @@ def debrief_figure(debrief):
     return fig
 
 
+def fight_figure(debrief):
+    """How the teams fought: fire luck vs judgement, losses per turn, who acted (team 1..3)."""
+    from matplotlib.figure import Figure
+
+    teams = list(debrief["teams"]["team"])[:3]
+    fig = Figure(figsize=(12, 3.4), layout="constrained")
+    axes = fig.subplots(1, 2 + len(teams))
+    debrief.plot_luck(axes[0])
+    debrief.plot_losses(axes[1])
+    for ax, team in zip(axes[2:], teams):
+        debrief.plot_activity(team, ax)
+    return fig
+
+
 def figure_png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90)
@@ -778,6 +829,11 @@ class DebriefPanel:
         self.tables = W.HTML()
         self.plots = W.Output()
         self.downloads = W.HTML()
+        self.turn_pick = W.BoundedIntText(
+            value=1, min=1, max=99, description="Teams at turn", layout=W.Layout(width="180px")
+        )
+        self.turn_pick.observe(lambda ch: guarded(self.notice, self.show_side_by_side)(), "value")
+        self.side_by_side = W.HTML()
         buttons = []
         for text, fn in (
             ("Build the debrief", self.build),
@@ -788,7 +844,15 @@ class DebriefPanel:
             b.on_click(guarded(self.notice, fn))
             buttons.append(b)
         self.widget = W.VBox(
-            [W.HBox(buttons), self.notice, self.downloads, self.plots, self.tables]
+            [
+                W.HBox(buttons),
+                self.notice,
+                self.downloads,
+                self.plots,
+                W.HBox([self.turn_pick]),
+                self.side_by_side,
+                self.tables,
+            ]
         )
         self.widget.add_class("hexclass-debrief")
 
@@ -802,10 +866,15 @@ class DebriefPanel:
             + "".join(
                 frame_html(d[name], title)
                 for name, title in (
-                    ("teams", "Teams"),
-                    ("turns", "Turns (state at each turn's end)"),
+                    ("teams", "Teams: result, and fire taken (odds) against what came of it"),
+                    ("fires", "Every fire: the odds when taken, and the result"),
+                    ("turns", "Turns (state at each turn's end; losses in the turn)"),
+                    ("activity", "Who acted and who waited, per turn"),
                     ("seats", "Seats: actions and messages"),
+                    ("actions", "Actions: unit, target and odds"),
+                    ("deployment", "The enemy player's secret deployment (after the game)"),
                 )
+                if name != "deployment" or not d[name].empty
             )
         )
         self.plots.clear_output()
@@ -813,10 +882,25 @@ class DebriefPanel:
             from IPython.display import Image
 
             self.plots.append_display_data(Image(data=figure_png(debrief_figure(d))))
+            self.plots.append_display_data(Image(data=figure_png(fight_figure(d))))
         else:
             self.plots.append_stdout("No team has played a turn yet: nothing to plot.\n")
+        turns = d["turns"]["turn"]
+        if len(turns):
+            self.turn_pick.min, self.turn_pick.max = int(turns.min()), int(turns.max())
+            self.turn_pick.value = int(turns.max())
+        self.show_side_by_side()
         self.notice.value = notice_html(
             f"Debrief built at {dt.datetime.now():%H:%M:%S} from {len(d['actions'])} actions."
+        )
+
+    def show_side_by_side(self) -> None:
+        """The teams in columns at the end of the chosen turn."""
+        if self.debrief is None:
+            return
+        side = self.debrief.at_turn(self.turn_pick.value).reset_index(names="measure")
+        self.side_by_side.value = frame_html(
+            side, f"Teams side by side at turn {self.turn_pick.value}"
         )
 
     def export_dir(self) -> pathlib.Path:
@@ -891,7 +975,10 @@ class InstructorApp:
             self.start()
 
     def poll_once(self) -> bool:
-        return self.live.poll_once()
+        changed = self.live.poll_once()
+        if changed:
+            self.replay.follow()
+        return changed
 
     def start(self) -> None:
         self._task = asyncio.get_event_loop().create_task(self._run())

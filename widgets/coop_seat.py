@@ -1,15 +1,21 @@
 """A co-op seat page (CA p.7 "Co-operative Team Play"): one student's board and team panels.
 
 Each student's browser has its own Voilà kernel. The shared game lives in the store;
-this page keeps a follower (a replayed copy) up to date from an asyncio task in the
-kernel's event loop, so polling never blocks clicks, and sends every action through
-the store with the version it was drawn from. A stale action comes back as "the board
-changed"; the page has already caught up and shows the new board.
+the kernel holds one copy of it (the store's :class:`~classroom.sessions.live.LiveGame`,
+shared with the follower), kept up to date from an asyncio task in the kernel's event
+loop, so polling never blocks clicks. Every order goes to the store with the version it
+was drawn from; an order a few versions late is rebased when the phase has not moved
+on, and a stale one comes back with the update the kernel caught up on, so the page
+redraws the new board before saying "the board changed".
+
+A seat link opened in a second browser makes that page a viewer (it says so and offers
+*Take over*); taking over turns the first page into a viewer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import datetime as dt
 import html
 import uuid
@@ -18,31 +24,64 @@ import ipywidgets as W
 
 from classroom.combined_arms import check
 from classroom.sessions import AccessRefused, Refusal, open_seat, open_store
+from classroom.sessions.policy import messages_left
+from classroom.sessions.store import StoreError
 
 from .ca_app import GameApp
 
 POLL_SECONDS = 0.05
 HEARTBEAT_SECONDS = 5.0
+RECONNECTING = (
+    '<div class="hx-msg-bad" data-hx="reconnecting">Reconnecting to the game store… '
+    "the board will catch up by itself; an order sent now is refused, never half-done.</div>"
+)
+
+
+VIEWER_MESSAGE = (
+    "This seat is commanded from another browser; you are watching. "
+    "Press Take over to command it from here."
+)
 
 
 class SharedGame:
-    """The team's game as one seat sees it: the follower's state; actions go to the store."""
+    """The team's game as one seat sees it: the kernel's live game; orders go to the store.
 
-    def __init__(self, session) -> None:
+    ``on_update(update)`` is called with what the store caught up on when it refused an
+    order (the page redraws before showing why); an accepted order's news are in the
+    shared state already, where :meth:`GameApp.act` finds them.
+    """
+
+    def __init__(self, session, on_update=None) -> None:
         self.session = session
         self.follower = session.follower()
+        self.on_update = on_update
+        self.viewer = False  # another browser commands this seat
+        self.last_result = None
 
     @property
     def state(self):
         return self.follower.state
 
     def submit(self, action) -> str | None:
-        result = self.session.submit(self.follower.version, action)
-        self.follower.poll(force=True)
+        if self.viewer:
+            return VIEWER_MESSAGE
+        try:
+            result = self.session.submit(self.follower.version, action)
+        except StoreError as exc:  # read-only, full or damaged store: say so, keep the page
+            return f"Your order was not sent: {exc}"
+        self.last_result = result
         if result:
             return None
+        update = result.update
+        if update is not None and update.board_changed and self.on_update is not None:
+            self.on_update(update)  # the new board first, then the reason
         if result.kind == Refusal.STALE:
-            return "The board changed before your order arrived; here it is again. Check and try again."
+            now = result.message.partition("(now: ")[2].rstrip(")")
+            why = f" Now: {now}." if now else ""
+            return (
+                "The board changed before your order arrived; the new board is shown."
+                f"{why} Check and try again."
+            )
         return result.message
 
     def check(self, action) -> str | None:
@@ -55,16 +94,20 @@ class SeatApp:
 
     def __init__(self, session, poll: bool = True) -> None:
         self.session = session
-        self.game = SharedGame(session)
+        self.game = SharedGame(session, on_update=self.on_caught_up)
         seat = session.info
         self.client = uuid.uuid4().hex[:12]
         label = f"Team {session.team} — {seat.title}"
         self.app = GameApp(self.game, seat=session.seat, seat_label=label, solitaire=False)
+        self.app.seat_titles = {s.name: short_title(s.title) for s in session.layout.seats}
+        self._ready_sync = False  # set while the page moves the ready toggle itself
+        self._ready_key = None  # (turn, phase) the ready toggle belongs to
+        self._revision = None  # the game row's revision at the last poll
         self.header = W.HTML()
         self.chat_log = W.HTML()
         self.chat_text = W.Text(placeholder="message to your team", layout=W.Layout(width="260px"))
         self.chat_send = W.Button(
-            description="Send", button_style="info", layout=W.Layout(width="70px")
+            description="Send", button_style="info", layout=W.Layout(width="auto")
         )
         self.chat_send.on_click(lambda _: self.on_send())
         self.chat_text.on_submit(lambda _: self.on_send())
@@ -80,6 +123,13 @@ class SeatApp:
         )
         self.ready_button.observe(lambda ch: self.on_ready(ch["new"]), names="value")
         self.notice = W.HTML()
+        self.take_over = W.Button(
+            description="Take over this seat",
+            button_style="warning",
+            layout=W.Layout(width="auto", display="none"),
+        )
+        self.take_over.on_click(lambda _: self.on_take_over())
+        self.hold_html = W.HTML()
         team_panel = W.VBox(
             [
                 W.HTML("<b>Team messages</b>"),
@@ -89,6 +139,7 @@ class SeatApp:
                     "<b>Who acts next</b> <small>(the overall commander decides, CA p.7)</small>"
                 ),
                 self.queue_html,
+                self.hold_html,
                 W.HBox([self.ask_note, self.ask_button]),
                 self.decide_box,
                 self.ready_button,
@@ -96,10 +147,17 @@ class SeatApp:
             layout=W.Layout(border="1px solid #ddd", padding="6px", margin="8px 0 0 0"),
         )
         self.app.add_side_panel(team_panel)
-        self.widget = W.VBox([self.header, self.notice, self.app.widget])
+        from .coach import mount_coach  # the Suggest button (issue 13), a panel of its own
+
+        mount_coach(self.app)
+        self.widget = W.VBox([self.header, self.notice, self.take_over, self.app.widget])
         self.widget.add_class("hexclass-seat")
         self._last_heartbeat = 0.0
         self.heartbeat()
+        self.claim()
+        # The server shuts a page's kernel down when its browser leaves; leaving the
+        # presence table on the way out shows the seat as gone at once, not 15 s later.
+        atexit.register(self.leave)
         self.refresh_team()
         self._task = None
         if poll:
@@ -107,6 +165,8 @@ class SeatApp:
 
     # --- polling ----------------------------------------------------------------------------
     def start(self) -> None:
+        # a store that pushes changes (PostgreSQL) wakes the loop at once; others are polled
+        self._pushed = hasattr(self.session.store, "wait_for_change")
         loop = asyncio.get_event_loop()
         self._task = loop.create_task(self._run())
 
@@ -114,9 +174,18 @@ class SeatApp:
         while True:
             try:
                 self.poll_once()
+                if self.notice.value == RECONNECTING:  # back in touch: nothing was missed
+                    self.notice.value = ""
+            except ConnectionError:  # the store's server is unreachable (PostgreSQL store)
+                self.notice.value = RECONNECTING
             except Exception as exc:  # noqa: BLE001 - keep following; show the trouble inline
                 self.notice.value = f'<div class="hx-msg-bad">Lost touch with the game store: {html.escape(str(exc))}</div>'
-            await asyncio.sleep(POLL_SECONDS)
+            if self._pushed:  # PostgreSQL: a thread waits for the NOTIFY, at most POLL_SECONDS
+                await asyncio.get_running_loop().run_in_executor(
+                    None, self.game.follower.wait_for_change, POLL_SECONDS
+                )
+            else:
+                await asyncio.sleep(POLL_SECONDS)
 
     def poll_once(self) -> bool:
         """Catch up with the store; redraw only what changed. True if anything did."""
@@ -125,18 +194,76 @@ class SeatApp:
         if time.monotonic() - self._last_heartbeat > HEARTBEAT_SECONDS:
             self.heartbeat()
         upd = self.game.follower.poll()
-        if not upd:
+        revision = self.game.follower.info.revision
+        took = revision != self._revision and self._check_holder()
+        self._revision = revision  # a take-over bumps the revision and changes nothing else
+        if not upd and not took:
             return False
         if upd.board_changed:
             self.app.external_update(upd.events)
         self.refresh_team()
         return True
 
+    def on_caught_up(self, update) -> None:
+        """A refused order brought news: draw the new board at once."""
+        self.app.external_update(update.events)
+        self.refresh_team()
+
+    # --- a seat opened twice ----------------------------------------------------------------
+    def claim(self, take_over: bool = False) -> None:
+        """Command the seat from this browser, or watch if another one already does."""
+        result = self.session.hold(self.client, take_over)
+        self._set_viewer(not (result.ok and result.value), taken=False)
+
+    def _check_holder(self) -> bool:
+        """Another browser took this seat over: watch from now on (True if so)."""
+        if not self.game.viewer and self.session.holder() not in (None, self.client):
+            self._set_viewer(True, taken=True)
+            return True
+        return False
+
+    def _set_viewer(self, viewer: bool, taken: bool) -> None:
+        self.game.viewer = viewer
+        self.take_over.layout.display = "" if viewer else "none"
+        if not viewer:
+            self.notice.value = ""
+        elif taken:
+            self.notice.value = (
+                '<div class="hx-msg-bad">This seat was taken over in another browser; '
+                "you are watching now. Press Take over to command it from here again.</div>"
+            )
+        else:
+            self.notice.value = (
+                '<div class="hx-msg-bad">This seat is already open in another browser; '
+                "you are watching. Press Take over to command it from here.</div>"
+            )
+
+    def on_take_over(self) -> None:
+        self.claim(take_over=True)
+        if not self.game.viewer:
+            self.app.say("You command this seat from this browser now.")
+        self.refresh_team()
+
     def heartbeat(self) -> None:
         import time
 
         self.session.heartbeat(self.client)
         self._last_heartbeat = time.monotonic()
+        self._reclaim_if_free()
+
+    def _reclaim_if_free(self) -> None:
+        """A watching page takes the seat once the page holding it has gone (a reload)."""
+        if self.game.viewer:
+            result = self.session.hold(self.client, False)
+            if result.ok and result.value:
+                self._set_viewer(False, taken=False)
+
+    def leave(self) -> None:
+        """This page is gone: drop its presence (runs as the kernel exits)."""
+        try:
+            self.session.leave(self.client)
+        except Exception:  # noqa: BLE001 - the kernel is exiting; the heartbeat expires anyway
+            pass
 
     # --- team panels ----------------------------------------------------------------------------
     def refresh_team(self) -> None:
@@ -166,9 +293,54 @@ class SeatApp:
         self.chat_log.value = self._chat_html()
         self.queue_html.value = self._queue_html()
         self._refresh_decisions()
-        left = self.session.messages_left(s.turn)
+        left = self.messages_left(s.turn)
         self.chat_send.description = "Send" if left is None else f"Send ({left} left)"
-        self.chat_send.disabled = left == 0
+        self.chat_send.tooltip = (
+            "no limit this turn" if left is None else f"{left} message(s) left this turn (CA p.7)"
+        )
+        idle = status != "running" or self.game.viewer
+        self.chat_send.disabled = left == 0 or idle
+        self.chat_text.disabled = idle
+        self.ask_button.disabled = idle
+        self.ready_button.disabled = idle
+        self._sync_ready(s)
+        self.hold_html.value = self._hold_html()
+
+    def messages_left(self, turn: int) -> int | None:
+        """From the follower's copy: the class's rules and this seat's messages this turn."""
+        f = self.game.follower
+        settings = f.settings if f.settings is not None else self.session.settings()
+        sent = sum(1 for m in f.messages if m.seat == self.session.seat and m.turn == turn)
+        return messages_left(settings, sent)
+
+    def _sync_ready(self, state) -> None:
+        """ "I'm done this phase" shows the store's flag; a new phase starts unpressed."""
+        key = (state.turn, state.phase)
+        pressed = self.session.seat in self.game.follower.ready
+        if key != self._ready_key or self.ready_button.value != pressed:
+            self._ready_key = key
+            self._ready_sync = True
+            try:
+                self.ready_button.value = pressed
+            finally:
+                self._ready_sync = False
+
+    def _hold_html(self) -> str:
+        """Strict commander (CA p.7): say when this seat must wait for the go-ahead."""
+        f = self.game.follower
+        if f.settings is None or f.settings.commander != "strict" or self.session.is_commander:
+            return ""
+        mine = [r for r in f.requests if r.seat == self.session.seat]
+        if mine and mine[-1].status == "waiting":
+            return (
+                '<div class="hx-msg-bad">Waiting for the commander: you may act once granted.</div>'
+            )
+        if mine and mine[-1].status == "granted":
+            return '<div class="hx-msg-ok">The commander says go: your move or fire.</div>'
+        return (
+            "<small>Strict commander: ask before acting; a request that is waiting "
+            "or answered Not yet holds your platoons.</small>"
+        )
 
     def _chat_html(self) -> str:
         rows = []
@@ -241,7 +413,14 @@ class SeatApp:
         self._result(self.session.decide(request_id, grant), "Decision sent.")
 
     def on_ready(self, ready: bool) -> None:
+        if self._ready_sync:
+            return
         self._result(self.session.set_ready(ready), "Marked ready." if ready else "Not ready.")
+
+
+def short_title(title: str) -> str:
+    """ "D Company (D1-D3)" -> "D Company": how a refusal names a platoon's owner."""
+    return title.split(" (")[0]
 
 
 def refusal_page(reason: str) -> W.HTML:
@@ -255,9 +434,15 @@ def refusal_page(reason: str) -> W.HTML:
 
 def seat_page(token: str | None, store=None):
     """The widget for a seat page: the seat's board and panels, or a refusal."""
-    store = store or open_store()
     try:
+        store = store or open_store()
         session = open_seat(store, token or "")
     except AccessRefused as exc:
         return refusal_page(str(exc))
+    except StoreError as exc:  # a damaged, unreadable or locked store: said in plain words
+        return refusal_page(f"The class store cannot be used: {exc}")
+    if store.game(session.game_id).options.enemy_player:
+        from .hidden_seat import hidden_seat_page  # CA p.7: this kernel reads only its view
+
+        return hidden_seat_page(session)
     return SeatApp(session).widget

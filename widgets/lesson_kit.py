@@ -3,7 +3,10 @@
 * :func:`objectives` -- the "by the end of this lesson" box that opens each lesson;
 * :class:`InlineError` -- an HTML line that shows a model's refusal in red instead of a
   traceback, and :meth:`InlineError.attempt` to run a model call under it;
-* :class:`SelfCheck` -- a multiple-choice question that says right or wrong, and why;
+* :class:`SelfCheck` -- a multiple-choice question that explains every wrong answer and
+  lets the learner try again before it shows the right one;
+* :func:`glossary` -- a folded box of the lesson's terms;
+* :func:`worked` -- printed lines of a worked example that wrap on a narrow page;
 * :func:`instructor_note` -- a folded box with advice for whoever teaches the lesson;
 * :func:`figure_view` / :func:`show_figure` -- a matplotlib figure as a PNG image widget,
   which JupyterLab and Voilà both show without any plotting backend set up.
@@ -14,7 +17,7 @@ Nothing here knows about any game; the lesson widgets build on it.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -31,9 +34,14 @@ CSS = """
 .hx-verdict-right {color: #1b5e20; font-weight: bold}
 .hx-verdict-wrong {color: #b00020; font-weight: bold}
 .hx-table {border-collapse: collapse; font-size: 13px}
-.hx-table td, .hx-table th {border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: left;
-  vertical-align: top}
-.hx-table th {background: #f2f2f2}
+table.hx-table td, table.hx-table th {border-bottom: 1px solid #ddd; padding: 3px 8px;
+  text-align: left !important; vertical-align: top}
+table.hx-table th {background: #f2f2f2}
+.hx-glossary dl {margin: 0} .hx-glossary dt {margin-top: 4px} .hx-glossary dd {margin-left: 18px}
+pre.hx-worked, .jp-OutputArea-output pre, .output_area pre {white-space: pre-wrap;
+  overflow-wrap: anywhere; max-width: 100%}
+pre.hx-worked {background: #f6f6f3; border-left: 4px solid #999; padding: 6px 10px;
+  font-size: 12.5px}
 </style>
 """
 
@@ -99,11 +107,13 @@ class InlineError:
 
 
 class SelfCheck:
-    """A question with several answers; Check says whether the choice was right, and why.
+    """A question with several answers that lets the learner try again before it tells.
 
     ``answer`` is the index of the right option (lessons compute it from the model, so
-    the question cannot drift from the rules). ``why`` explains the right answer;
-    ``hints`` (optional, one per option) says what is wrong with a wrong choice.
+    the question cannot drift from the rules). ``why`` explains the right answer, and
+    ``hints`` -- one per option, required for every wrong one -- says what is wrong with
+    that choice. A wrong pick gets its hint and a second chance; the right answer is
+    shown only after ``tries`` wrong picks or when the learner asks for it.
     """
 
     def __init__(
@@ -113,28 +123,46 @@ class SelfCheck:
         answer: int,
         why: str,
         hints: Sequence[str] | None = None,
+        tries: int = 2,
     ) -> None:
         if not 0 <= answer < len(options):
             raise ValueError(f"answer must index one of the {len(options)} options, got {answer}")
-        if hints is not None and len(hints) != len(options):
-            raise ValueError("give one hint per option, or none")
+        if hints is None or len(hints) != len(options):
+            raise ValueError(
+                f"give one hint per option ({len(options)}), saying why each wrong one is wrong"
+            )
+        silent = [o for i, (o, h) in enumerate(zip(options, hints)) if i != answer and not h]
+        if silent:
+            raise ValueError(f"every wrong answer needs a hint; none for {silent}")
+        if tries < 1:
+            raise ValueError(f"tries must be at least 1, got {tries}")
         self.question, self.options, self.answer = question, list(options), answer
-        self.why, self.hints = why, list(hints) if hints else None
+        self.why, self.hints, self.tries = why, list(hints), tries
         self.choice = W.RadioButtons(
             options=self.options, index=None, layout=W.Layout(width="auto")
         )
         self.button = W.Button(description="Check", button_style="info", icon="check")
+        self.show_button = W.Button(description="Show the answer", layout=W.Layout(width="auto"))
         self.feedback = W.HTML()
         self.button.on_click(lambda _b: self.check())
+        self.show_button.on_click(lambda _b: self.reveal())
         head = W.HTML(f'{CSS}<div class="hx-lesson"><b>Self-check.</b> {esc(question)}</div>')
-        self.widget = W.VBox([head, self.choice, self.button, self.feedback])
+        self.widget = W.VBox(
+            [head, self.choice, W.HBox([self.button, self.show_button]), self.feedback]
+        )
         self.last: bool | None = None
+        self.wrong: list[int] = []  # the wrong picks so far, in order
+        self.revealed = False
 
     def choose(self, index: int) -> None:
         self.choice.index = index
 
     def check(self) -> bool | None:
-        """Mark the current choice; returns True/False, or None when nothing is chosen."""
+        """Mark the current choice; returns True/False, or None when nothing is chosen.
+
+        A wrong choice shows its hint; the right answer appears only once the learner
+        has used up ``tries`` wrong picks (or pressed *Show the answer*).
+        """
         i = self.choice.index
         if i is None:
             self.feedback.value = f'{CSS}<div class="hx-error">Pick an answer first.</div>'
@@ -143,15 +171,58 @@ class SelfCheck:
         right = i == self.answer
         if right:
             text = f'<span class="hx-verdict-right">Right.</span> {esc(self.why)}'
+            self._finish()
         else:
-            hint = f" {esc(self.hints[i])}" if self.hints and self.hints[i] else ""
-            text = (
-                f'<span class="hx-verdict-wrong">Not quite.</span>{hint} '
-                f"The answer is “{esc(self.options[self.answer])}”: {esc(self.why)}"
-            )
+            if i not in self.wrong:
+                self.wrong.append(i)
+            hint = f'<span class="hx-verdict-wrong">Not quite.</span> {esc(self.hints[i])}'
+            if len(self.wrong) >= self.tries:
+                text = f"{hint} {self._answer_html()}"
+                self._finish()
+            else:
+                left = self.tries - len(self.wrong)
+                text = f"{hint} <i>Try again ({left} more {'try' if left == 1 else 'tries'}).</i>"
         self.feedback.value = f'{CSS}<div class="hx-lesson">{text}</div>'
         self.last = right
         return right
+
+    def reveal(self) -> None:
+        """Show the right answer and why, without marking a choice."""
+        self.feedback.value = f'{CSS}<div class="hx-lesson">{self._answer_html()}</div>'
+        self._finish()
+
+    def _answer_html(self) -> str:
+        return f"The answer is “{esc(self.options[self.answer])}”: {esc(self.why)}"
+
+    def _finish(self) -> None:
+        self.revealed = True
+        self.button.disabled = self.show_button.disabled = True
+
+
+def glossary(
+    terms: Mapping[str, str] | Sequence[tuple[str, str]], title: str = "Glossary"
+) -> W.Accordion:
+    """A folded box of the lesson's terms, each with a one-line meaning and its rule."""
+    items = list(terms.items()) if isinstance(terms, Mapping) else list(terms)
+    if not items:
+        raise ValueError("a glossary needs at least one term")
+    rows = "".join(f"<dt><b>{esc(t)}</b></dt><dd>{esc(d)}</dd>" for t, d in items)
+    acc = W.Accordion(
+        children=[W.HTML(f'{CSS}<div class="hx-lesson hx-glossary"><dl>{rows}</dl></div>')]
+    )
+    acc.set_title(0, f"{title} ({len(items)} terms)")
+    acc.selected_index = None
+    return acc
+
+
+def worked(lines: Sequence[str] | str, title: str = "") -> W.HTML:
+    """A worked example's printed lines in a box that wraps long lines instead of
+    running off the page (a plain ``print`` overflows a narrow Voilà page)."""
+    text = lines if isinstance(lines, str) else "\n".join(lines)
+    head = f"<b>{esc(title)}</b>" if title else ""
+    return W.HTML(
+        f'{CSS}<div class="hx-lesson">{head}<pre class="hx-worked">{esc(text)}</pre></div>'
+    )
 
 
 def figure_view(width: str = "560px") -> W.Image:

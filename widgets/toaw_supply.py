@@ -39,10 +39,20 @@ from classroom.toaw import (
     both_rules,
     new_rule_fraction,
     old_rule_fraction,
-    run_turns,
+    step_turn,
 )
+from classroom.toaw.explain import hex_name
 from classroom.toaw.hexmap import offset_to_axial
-from classroom.toaw.unit import desertion_threshold
+from classroom.toaw.terrain import HexsideFeature
+from classroom.toaw.unit import (
+    SUPPLY_PER_COMBAT_ROUND,
+    SUPPLY_PER_MP,
+    SUPPLY_PER_SUPPORT_ROUND,
+    activity_cost,
+    desertion_threshold,
+    resupply_amount,
+    resupply_factors,
+)
 
 from .board import HexBoard
 from .lesson_kit import CSS, InlineError, esc, figure_view, show_figure, table_html
@@ -118,7 +128,8 @@ MAP_KEY = (
     "<div class='hx-lesson' style='font-size:12px;color:#444'>Key: gold marker = the hex's "
     "supply-view number (paler = less); <span style='color:#c00000'>red number</span> = "
     "overextended; no marker = unsupplied; black disc S = supply point; green triangle = supply "
-    "unit; red / blue block = enemy / friendly unit; brown line = road; dashed line = railway.</div>"
+    "unit; red / blue block = enemy / friendly unit; brown line = road (yellow under it: improved); "
+    "dashed line = railway; blue / dark brown edge = major river / escarpment.</div>"
 )
 
 TOOLS = (
@@ -128,9 +139,14 @@ TOOLS = (
     "enemy unit",
     "friendly unit",
     "road",
+    "improved road",
     "rail",
     "terrain",
+    "river",
+    "escarpment",
 )
+SIDE_TOOLS = {"river": HexsideFeature.MAJOR_RIVER, "escarpment": HexsideFeature.MAJOR_ESCARPMENT}
+SIDE_COLOURS = {HexsideFeature.MAJOR_RIVER: "#1f77d4", HexsideFeature.MAJOR_ESCARPMENT: "#6b3d12"}
 
 
 def marker_rgb(fraction: np.ndarray) -> np.ndarray:
@@ -317,6 +333,8 @@ class SupplyMapLab:
             s = s.without_friendly(h) if h in s.friendly_units else s.with_friendly(h)
         elif tool == "road":
             m = m.with_feature(h, Feature.ROAD, not m.has_road(h))
+        elif tool == "improved road":
+            m = m.with_feature(h, Feature.IMPROVED_ROAD, not m.has_improved_road(h))
         elif tool == "rail":
             m = m.with_feature(h, Feature.RAIL, not m.has_rail(h))
         elif tool == "terrain":
@@ -335,6 +353,9 @@ class SupplyMapLab:
         t0 = time.perf_counter()
         self.focus = h
         tool = self.tool.value
+        if tool in SIDE_TOOLS:
+            return self.click_side(h, SIDE_TOOLS[tool])
+        self.side_start = None
         if tool == "inspect":
             self.draw_boards("overlay")
             self.explain(h)
@@ -348,6 +369,32 @@ class SupplyMapLab:
             )
         self.last_click_ms = (time.perf_counter() - t0) * 1000
         if ok:
+            self.explain(h)
+            self.status.value = CSS + self._status_html()
+        return ok
+
+    def click_side(self, h, feature) -> bool:
+        """River and escarpment tools: the first click picks a hex, the second an adjacent
+        hex; the hexside between them gets (or loses) the feature (TOAW 9.1.7.3)."""
+        a = getattr(self, "side_start", None)
+        if a is None or a == h:
+            self.side_start = h
+            self.draw_boards("overlay")
+            self.error.ok(f"Now click a hex next to {hex_name(h)}: the side between them changes.")
+            return False
+        self.side_start = None
+        if hexgrid.distance(a, h) != 1:
+            self.error.show(
+                f"{hex_name(a)} and {hex_name(h)} are not neighbours; a {feature.name.lower().replace('_', ' ')} "
+                "runs along the side between two adjacent hexes. Click two neighbours."
+            )
+            self.draw_boards("overlay")
+            return False
+        now = self.hexmap.hexside_at(a, h)
+        m = self.error.attempt(self.hexmap.with_hexside, a, h, None if now == feature else feature)
+        ok = m is not None and self._try(m, self.situation, self.settings)
+        if ok:
+            self.draw_boards("terrain", "supply", "counters", "overlay")
             self.explain(h)
             self.status.value = CSS + self._status_html()
         return ok
@@ -369,7 +416,7 @@ class SupplyMapLab:
             lines = "".join(f"<li>{esc(x)}</li>" for x in why.lines)
             self.explain_html[r].value = (
                 f"{CSS}<div class='hx-lesson' style='font-size:12px'>"
-                f"<b>{r.value} rules, hex {h}</b>: {why.status.value}<ul>{lines}</ul></div>"
+                f"<b>{r.value} rules, hex {hex_name(h)}</b>: {why.status.value}<ul>{lines}</ul></div>"
             )
 
     # --- reading the views ----------------------------------------------------------------------------
@@ -405,8 +452,8 @@ class SupplyMapLab:
             f"{st.force_supply_level:g}, overextended below {st.overextended_threshold}. "
             f"{len(s.sources)} supply point(s), {len(s.supply_units)} supply unit(s), "
             f"{len(s.enemy_units)} enemy unit(s). Supplied hexes: old {counts[Rules.OLD]}, "
-            f"new {counts[Rules.NEW]}; overextended: old {over[Rules.OLD]}, new {over[Rules.NEW]}. "
-            f"Last click {self.last_click_ms:.0f} ms.</div>"
+            f"new {counts[Rules.NEW]}; overextended: old {over[Rules.OLD]}, new {over[Rules.NEW]}."
+            "</div>"
         )
 
     def _paint_terrain(self, b: HexBoard, c) -> None:
@@ -414,9 +461,12 @@ class SupplyMapLab:
         b.fill_hexes(c, self.hexes, [TERRAIN_COLOURS[m.terrain_at(h)] for h in self.hexes])
         b.stroke_hexes(c, self.hexes, "#b3a98f", 0.6)
         roads = [h for h in self.hexes if m.has_road(h)]
+        improved = [h for h in self.hexes if m.has_improved_road(h)]
         rails = [h for h in self.hexes if m.has_rail(h)]
+        b.segments(c, _links(improved), "#f2d16b", 5.0)  # under the brown road line
         b.segments(c, _links(roads), "#8a5a2b", 2.5)
         b.segments(c, _links(rails), "#333333", 2.0, dash=(5, 3))
+        self._paint_sides(b, c)
 
     def _paint_supply(self, b: HexBoard, c, rules: Rules) -> None:
         """A marker with the supply-view number on every supplied hex, in bulk calls."""
@@ -464,6 +514,24 @@ class SupplyMapLab:
     def _paint_overlay(self, b: HexBoard, c) -> None:
         if self.focus is not None and self.focus in b.hex_set:
             b.stroke_hexes(c, [self.focus], "#1f4fd6", 3.0, shrink=0.95)
+        start = getattr(self, "side_start", None)
+        if start is not None and start in b.hex_set:
+            b.stroke_hexes(c, [start], "#e69f00", 3.0, shrink=0.8)
+
+    def _paint_sides(self, b: HexBoard, c) -> None:
+        """Rivers and escarpments on the shared edge of two hexes (bulk line calls)."""
+        half = b.layout.size * 0.5
+        for feature, colour in SIDE_COLOURS.items():
+            sides = [tuple(side) for side, f in self.hexmap.hexsides.items() if f == feature]
+            if not sides:
+                continue
+            ends = np.array([[b.centre(a), b.centre(z)] for a, z in sides], dtype=float)
+            mid, d = ends.mean(axis=1), ends[:, 1] - ends[:, 0]
+            perp = np.stack([-d[:, 1], d[:, 0]], axis=1)
+            perp *= half / np.linalg.norm(perp, axis=1, keepdims=True)
+            c.stroke_style = colour
+            c.line_width = 4.0
+            c.stroke_line_segments(np.stack([mid - perp, mid + perp], axis=1))
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -576,17 +644,62 @@ def unit_history(
     moves: float = 0.0,
     start_supply: float = 100.0,
     seed: int = 7,
+    combat_rounds: int = 0,
+    support_rounds: int = 0,
+    **circumstances,
 ):
-    """Run the unit supply model (TOAW 9.1.7.6) and return its turn reports."""
+    """Run the unit supply model turn by turn (TOAW 9.1.7, 9.1.7.4-9.1.7.6) and return its
+    reports; ``circumstances`` are Bookkeeping fields (night, hq_adjacent, high_supply,
+    terrain, formation_efficiency). :func:`unit_run` also gives the states (On Hand, lost)."""
+    reports, _states = unit_run(
+        status,
+        level,
+        proficiency,
+        turns,
+        turn_days,
+        moves,
+        start_supply,
+        seed,
+        combat_rounds,
+        support_rounds,
+        **circumstances,
+    )
+    return reports
+
+
+def unit_run(
+    status: SupplyStatus,
+    level: float,
+    proficiency: int,
+    turns: int,
+    turn_days: float,
+    moves: float = 0.0,
+    start_supply: float = 100.0,
+    seed: int = 7,
+    combat_rounds: int = 0,
+    support_rounds: int = 0,
+    **circumstances,
+):
+    """:func:`unit_history` with the unit's state after every turn (On Hand, lost)."""
     b = Bookkeeping(
         status=status,
         location_level=0.0 if status is SupplyStatus.UNSUPPLIED else level,
         turn_days=turn_days,
+        **circumstances,
     )
     state = UnitSupplyState(
         supply=start_supply, readiness=100.0, proficiency=proficiency, equipment=100
     )
-    return run_turns(state, b, Activity(movement_points=moves), turns, np.random.default_rng(seed))
+    activity = Activity(
+        movement_points=moves, combat_rounds=combat_rounds, support_rounds=support_rounds
+    )
+    rng = np.random.default_rng(seed)
+    reports, states = [], []
+    for _ in range(turns):
+        state, report = step_turn(state, b, activity, rng)
+        reports.append(report)
+        states.append(state)
+    return reports, states
 
 
 def unit_figure(reports, title: str, desertion_below: float | None = None) -> Figure:
@@ -626,8 +739,25 @@ def unit_figure(reports, title: str, desertion_below: float | None = None) -> Fi
     return fig
 
 
+PRESETS = {  # "overextended": a unit kept fighting on a thin line wears its supply down
+    "cut off": dict(
+        status="cut off (unsupplied)",
+        level=5.0,
+        proficiency=50,
+        turns=16,
+        days=3.5,
+        moves=0.0,
+        combat=0,
+    ),
+    "overextended": dict(
+        status="overextended", level=4.0, proficiency=70, turns=16, days=7.0, moves=5.0, combat=1
+    ),
+}
+
+
 class CutOffUnit:
-    """A unit's supply, readiness and desertion over several turns."""
+    """A unit's supply, readiness and desertion over several turns, with the resupply
+    modifiers and the consumption of its activity itemised from the model."""
 
     def __init__(self) -> None:
         self.status = W.Dropdown(
@@ -646,40 +776,177 @@ class CutOffUnit:
             layout=W.Layout(width="220px"),
         )
         self.moves = W.FloatText(value=0.0, description="MPs/turn", layout=W.Layout(width="170px"))
+        self.combat = W.IntText(
+            value=0,
+            description="combat rounds",
+            layout=W.Layout(width="200px"),
+            style={"description_width": "initial"},
+        )
+        self.support = W.IntText(
+            value=0,
+            description="support rounds",
+            layout=W.Layout(width="200px"),
+            style={"description_width": "initial"},
+        )
+        self.night = W.Checkbox(value=False, description="night turn", indent=False)
+        self.hq = W.Checkbox(value=False, description="cooperative HQ next to it", indent=False)
+        self.high = W.Checkbox(value=False, description="High Supply option", indent=False)
+        self.ground = W.Dropdown(
+            options=[
+                (t.name.lower().replace("_", " "), t)
+                for t in (Terrain.OPEN, Terrain.MOUNTAIN, Terrain.MARSH)
+            ],
+            value=Terrain.OPEN,
+            description="unit's hex",
+            layout=W.Layout(width="220px"),
+        )
+        self.efficiency = W.IntSlider(
+            value=100,
+            min=0,
+            max=100,
+            description="formation eff.",
+            style={"description_width": "initial"},
+        )
+        self.preset_buttons = {k: W.Button(description=f"preset: {k}") for k in PRESETS}
+        for k, btn in self.preset_buttons.items():
+            btn.on_click(lambda _b, k=k: self.preset(k))
         self.error = InlineError()
         self.view = figure_view("600px")
         self.table = W.HTML(layout=W.Layout(max_height="330px", overflow="auto"))
+        self.panels = W.HTML()
         self.reports: list = []
+        self.states: list = []
         self.figure = None
-        for w in (self.status, self.level, self.proficiency, self.turns, self.days, self.moves):
-            w.observe(lambda _ch: self.run(), names="value")
+        inputs = (
+            self.status,
+            self.level,
+            self.proficiency,
+            self.turns,
+            self.days,
+            self.moves,
+            self.combat,
+            self.support,
+            self.night,
+            self.hq,
+            self.high,
+            self.ground,
+            self.efficiency,
+        )
+        self._quiet = False
+        for w in inputs:
+            w.observe(lambda _ch: None if self._quiet else self.run(), names="value")
         self.widget = W.VBox(
             [
+                W.HBox(list(self.preset_buttons.values())),
                 W.HBox([self.status, self.level, self.turns]),
                 W.HBox([self.proficiency, self.days, self.moves]),
+                W.HBox(
+                    [self.combat, self.support, self.ground, self.efficiency],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
+                W.HBox([self.night, self.hq, self.high]),
                 self.error.widget,
+                self.panels,
                 W.HBox([self.view, self.table]),
             ]
         )
         self.run()
 
+    def preset(self, key: str) -> bool:
+        """Set every input at once (one run), e.g. the overextended unit that deserts into
+        the On Hand pool (TOAW 9.1.7.1)."""
+        values = PRESETS[key]
+        self._quiet = True
+        try:
+            self.status.value = values["status"]
+            self.level.value = values["level"]
+            self.proficiency.value = values["proficiency"]
+            self.turns.value = values["turns"]
+            self.days.value = values["days"]
+            self.moves.value = values["moves"]
+            self.combat.value = values["combat"]
+        finally:
+            self._quiet = False
+        return self.run()
+
+    def circumstances(self) -> dict:
+        return dict(
+            night=self.night.value,
+            hq_adjacent=self.hq.value,
+            high_supply=self.high.value,
+            terrain=self.ground.value,
+            formation_efficiency=float(self.efficiency.value),
+        )
+
+    def panels_html(self, status) -> str:
+        """The resupply factors and the consumption, each from the model with its rule."""
+        level = 0.0 if status is SupplyStatus.UNSUPPLIED else self.level.value
+        b = Bookkeeping(
+            status=status, location_level=level, turn_days=self.days.value, **self.circumstances()
+        )
+        factors = resupply_factors(b, moved_last_turn=self.moves.value > 0)
+        base = (
+            "airborne share (none here)"
+            if status is SupplyStatus.UNSUPPLIED
+            else f"hex level {self.level.value:g}"
+        )
+        rows = [[name, f"× {x:.3g}"] for name, x in factors] or [["no modifier", "× 1"]]
+        amount = resupply_amount(b, moved_last_turn=self.moves.value > 0)
+        act = Activity(
+            movement_points=self.moves.value,
+            combat_rounds=self.combat.value,
+            support_rounds=self.support.value,
+        )
+        cons = [
+            [
+                "movement",
+                f"{self.moves.value:g} MPs × {SUPPLY_PER_MP:g}",
+                f"{self.moves.value * SUPPLY_PER_MP:g}",
+            ],
+            [
+                "combat rounds",
+                f"{self.combat.value} × {SUPPLY_PER_COMBAT_ROUND:g}",
+                f"{self.combat.value * SUPPLY_PER_COMBAT_ROUND:g}",
+            ],
+            [
+                "support rounds (half strength)",
+                f"{self.support.value} × {SUPPLY_PER_SUPPORT_ROUND:g}",
+                f"{self.support.value * SUPPLY_PER_SUPPORT_ROUND:g}",
+            ],
+            ["in all, per turn", "", f"{activity_cost(act):g}"],
+        ]
+        return (
+            f"{CSS}<div class='hx-lesson' style='display:flex;gap:24px;flex-wrap:wrap'>"
+            f"<div><b>Resupply each turn</b> ({esc(base)}; TOAW 9.1.7, 9.1.7.4)"
+            + table_html(["factor", "multiplies by"], rows)
+            + f"= {amount:.1f} points of unit supply (never past 150%)</div>"
+            f"<div><b>Consumption</b> (points of unit supply; TOAW 9.1.7.5)"
+            + table_html(["activity", "how much", "supply"], cons)
+            + "</div></div>"
+        )
+
     def run(self) -> bool:
         status = STATUS_CHOICES[self.status.value]
-        reports = self.error.attempt(
-            unit_history,
+        result = self.error.attempt(
+            unit_run,
             status,
             self.level.value,
             self.proficiency.value,
             self.turns.value,
             self.days.value,
             self.moves.value,
+            combat_rounds=self.combat.value,
+            support_rounds=self.support.value,
+            **self.circumstances(),
         )
-        if reports is None:
+        if result is None:
             return False
+        reports, states = result
         if not reports:
             self.error.show(f"expected at least one turn, got {self.turns.value}")
             return False
-        self.reports = reports
+        self.reports, self.states = reports, states
+        self.panels.value = self.panels_html(status)
         self.figure = unit_figure(
             reports,
             f"{self.status.value}, proficiency {self.proficiency.value}",
@@ -693,11 +960,23 @@ class CutOffUnit:
                 f"{r.readiness:.0f}",
                 r.deserted,
                 r.equipment,
+                st.on_hand,
+                st.lost,
                 f"{100 * r.desertion_chance:.1f}%",
             )
-            for r in reports
+            for r, st in zip(reports, states, strict=True)
         ]
         self.table.value = table_html(
-            ["turn", "supply", "readiness", "deserted", "equipment", "desert chance"], rows
+            [
+                "turn",
+                "supply",
+                "readiness",
+                "deserted",
+                "equipment",
+                "On Hand",
+                "lost",
+                "desert chance",
+            ],
+            rows,
         )
         return True

@@ -258,7 +258,35 @@ def test_replay_of_another_team(app, made, seats):
     assert "Team 2" in app.replay.caption.value
 
 
+def test_the_replay_follows_the_live_game(app, made, seats):
+    gid = game_id(made, 1)
+    r = app.replay
+    r.load(1)
+    assert (r.slider.max, r.version) == (0, 0)
+    enter_d1(seats, gid)  # a seat kernel plays; the console only polls
+    assert seats.post_message(gid, "D", "D1 is in")
+    app.poll_once()
+    assert (r.slider.max, r.version) == (1, 1)  # at the end: it moved on with the game
+    assert "D1 is in" in r.seat_html.value  # the chat beside the replay
+    r.go(0)
+    end_phase(seats, gid)
+    app.poll_once()
+    assert (r.slider.max, r.version) == (2, 0)  # looking back: it stays where it was
+
+
 # --- the debrief -----------------------------------------------------------------------------------
+
+
+def test_debrief_panel_shows_how_the_teams_fought(app, made, seats):
+    play_a_turn(seats, game_id(made, 1))
+    d = app.debrief
+    d.build()
+    html = d.tables.value
+    for title in ("Every fire", "Who acted and who waited", "Actions: unit, target and odds"):
+        assert title in html
+    assert len(d.plots.outputs) == 2  # score/losses/time, and fire luck/losses/activity
+    assert "Teams side by side at turn" in d.side_by_side.value
+    assert "team 1" in d.side_by_side.value and "team 2" in d.side_by_side.value
 
 
 def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_path):
@@ -277,11 +305,13 @@ def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_pa
     assert [(r["team"], r["actions"]) for r in rows] == [("1", "3"), ("2", "0")]
     with open(by_name["turns.csv"]) as f:
         assert next(csv.reader(f)) == _COLUMNS["turns"]
-    assert d.downloads.value.count("data:text/csv;base64,") == 5
+    assert d.downloads.value.count("data:text/csv;base64,") == 7
     path = d.export_json()
     data = json.loads(path.read_text())
     assert path.parent == folder
-    assert set(data["tables"]) == {"teams", "turns", "seats", "actions", "messages"}
+    assert set(data["tables"]) == {
+        "teams", "turns", "fires", "activity", "seats", "actions", "messages"
+    }  # fmt: skip
     assert [a["type"] for a in data["tables"]["actions"]] == ["Enter", "EndPhase", "EndPhase"]
     assert "data:application/json;base64," in d.downloads.value
 
@@ -338,7 +368,6 @@ def test_new_class_form_refuses_bad_input_inline(store):
         ("0", "1", "", "free"),
         ("many", "1", "", "free"),
         ("2", "-3", "", "free"),
-        ("2", "", "", "free"),
         ("2", "1", "3", "free"),  # a limit needs written messages
         ("2", "1", "x", "written"),
     ):
@@ -367,11 +396,26 @@ def test_new_class_form_creates_the_class_and_lists_every_link(store):
     links = form.links
     urls = [s.url for t in links.teams for s in t.seats]
     assert len(urls) == 18 and all(u.startswith(BASE + "/") for u in urls)
-    for u in [*urls, links.instructor_url]:
+    for u in urls:
         assert u in text
+    # the copyable handouts carry neither the console link nor a seed
+    assert links.instructor_token not in text and "seed" not in text.lower()
     html = "".join(w.value for w in widgets_in(form.widget) if isinstance(w, W.HTML))
     assert all(f"href='{u}'" in html for u in urls)
+    assert f"href='{links.instructor_url}'" in html
     assert form.create_button.disabled  # a second click cannot make a second class
+
+
+def test_new_class_form_with_an_empty_seed_draws_a_random_one(store):
+    form = NewClassForm(store, BASE)
+    assert form.seed.value == ""
+    form.teams.value = "2"
+    button(form.widget, "Create the class").click()
+    [info] = store.classes()
+    seeds = [g.seed for g in store.games(info.id)]
+    assert seeds[0] == seeds[1] and seeds[0] >= 0
+    html = "".join(w.value for w in widgets_in(form.widget) if isinstance(w, W.HTML))
+    assert f"(seed {seeds[0]})" in html  # the console shows it to the instructor
 
 
 def test_parse_whole():

@@ -1,0 +1,33 @@
+"""The coach panel on the solitaire app: Suggest shows orders with odds and rule
+sections and selects the first platoon; Review waits for the end of the game."""
+
+from __future__ import annotations
+
+from classroom.combined_arms import EndGame, EndPhase
+from widgets.ca_app import solitaire_app
+
+
+def test_solitaire_app_has_the_coach_and_suggest_explains_orders():
+    app = solitaire_app(seed=3)
+    assert app.coach.widget in app.side.children
+    dice = app.state.dice.snapshot()
+    app.coach.suggest_button.click()
+    text = app.coach.text.value
+    assert "<ol>" in text and 'CA &quot;' in text, text
+    assert app.state.dice.snapshot() == dice  # thought on copies only
+    first = app.coach.last.orders[0].action
+    assert app.game.check(first) is None  # the suggestion is a legal order now
+    if getattr(first, "unit", None):
+        assert app.selected == first.unit
+
+
+def test_review_waits_for_the_end_then_lists_turns():
+    app = solitaire_app(seed=4)
+    app.coach.review_button.click()
+    assert "once the game is over" in app.coach.text.value
+    app.act(EndPhase("player"))
+    app.act(EndPhase("player"))
+    app.act(EndGame("player"))
+    assert app.state.over
+    app.coach.review_button.click()
+    assert "Turn" in app.coach.text.value or "Well played" in app.coach.text.value

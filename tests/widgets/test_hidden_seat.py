@@ -1,0 +1,55 @@
+"""Seat pages of an enemy-player game, headless (CA p.7): the attackers talk, the defender
+neither reads nor writes their messages; each page follows its own published copy."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from classroom.combined_arms import Options
+from classroom.sessions import create_class, open_seat
+from classroom.sessions.hidden import Referee
+from classroom.sessions.roles import enemy_player_layout
+from classroom.sessions.sqlite_store import SQLiteStore
+from widgets.hidden_seat import HiddenSeatApp
+
+
+@pytest.fixture
+def table(tmp_path):
+    path = tmp_path / "class.db"
+    made = create_class(
+        SQLiteStore(path),
+        teams=1,
+        seed=31,
+        seats=enemy_player_layout(5),
+        options=Options(enemy_player=True),
+    )
+    ref = Referee(SQLiteStore(path))
+    ref.step()  # publish every seat's first copy
+    stop = threading.Event()
+    thread = threading.Thread(target=ref.run, args=(stop, 0.005), daemon=True)
+    thread.start()
+    tokens = {s.seat: s.token for s in made.teams[0].seats}
+    yield lambda seat: HiddenSeatApp(open_seat(SQLiteStore(path), tokens[seat]), poll=False)
+    stop.set()
+    thread.join(10)
+
+
+def test_attackers_talk_and_the_defender_page_has_no_chat(table):
+    d, e, defender = table("D"), table("E"), table("defender")
+    assert (d.role, defender.role) == ("attacker", "defender")
+    assert not hasattr(defender, "chat_log")
+    d.chat_text.value = "smoke on 5c please"
+    d.on_send()
+    e.refresh_chat()
+    assert "smoke on 5c please" in e.chat_log.value
+
+
+def test_the_defender_deploys_and_the_attackers_page_follows(table):
+    d, defender = table("D"), table("defender")
+    defender.inner.suggest.click()
+    defender.inner.deploy.click()
+    assert "Deployed" in defender.inner.message.value
+    assert d.poll_once() and d.game.state.phase == "friendly_move"
+    assert d.game.state.secret is None and defender.game.state.secret is not None

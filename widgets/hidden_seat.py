@@ -1,0 +1,232 @@
+"""Seat pages of an enemy-player game (CA p.7): the kernel holds only this seat's view.
+
+The referee (``classroom/sessions/hidden.py``, run by ``hexclass serve``) decides every
+order and publishes each seat's copy of the game. This page reads its own copy, never
+the action log, so an attacking student's kernel has no deployment, no force roll, no
+dice and no seed to leak. What the page shows follows the seat's side:
+
+* while two players bid (two-player game): a sealed bid;
+* the defender: :class:`~.defender_app.DefenderApp` over the shared game (deploy, then
+  the enemy phase's choices), with no team chat (the attackers' talk is their own);
+* an attacker: the usual board (:class:`~.ca_app.GameApp`) and the team's messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import random
+import time
+
+import ipywidgets as W
+
+from classroom.combined_arms.actions import Bid
+from classroom.combined_arms.defender import BID, DEFENDER, MAX_BID
+from classroom.combined_arms.defender_game import DefenderGame
+from classroom.sessions.hidden import HiddenGame
+
+from .ca_app import GameApp
+from .defender_app import DefenderApp
+
+POLL_SECONDS = 0.1
+CHAT_SECONDS = 1.0  # the team's messages are read once a second
+
+
+class SharedDefenderGame(DefenderGame):
+    """:class:`DefenderGame` over a seat's published copy: orders go to the referee."""
+
+    def __init__(self, hidden: HiddenGame) -> None:  # noqa: D107 - no local game or bot
+        self.hidden = hidden
+        self.seat = hidden.seat
+        self.bot_name = "attacking team"
+        self.hint_rng = random.Random()
+        self.platoons, self.atgs = set(), set()
+
+    @property
+    def state(self):
+        return self.hidden.state
+
+    def choose(self, action):
+        return self.hidden.submit(action)
+
+    def run_attacker(self, limit: int = 0) -> int:
+        return 0  # the attackers are people on their own pages
+
+
+def role(state, seat: str) -> str:
+    powers = state.seats[seat].powers
+    if BID in powers:
+        return "bidder"
+    return "defender" if DEFENDER in powers else "attacker"
+
+
+class HiddenSeatApp:
+    """One seat of an enemy-player game; rebuilds its body when the seat changes side."""
+
+    def __init__(self, session, poll: bool = True) -> None:
+        self.session = session
+        self.game = HiddenGame(session.store, session.game_id, session.seat)
+        self.header = W.HTML(
+            f"<h3>Team {session.team} — {html.escape(session.info.title)} "
+            "<small>(enemy-player game, CA p.7)</small></h3>"
+        )
+        self.notice = W.HTML()
+        self.body = W.VBox()
+        self.widget = W.VBox([self.header, self.notice, self.body])
+        self.widget.add_class("hexclass-seat")
+        self.role = None
+        self.inner = None
+        self._chat_at = 0.0
+        self._events = 0
+        self.rebuild()
+        if poll:
+            asyncio.get_event_loop().create_task(self._run())
+
+    # --- following the published copy -----------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            try:
+                self.poll_once()
+            except Exception as exc:  # noqa: BLE001 - keep following; say what went wrong
+                self.notice.value = (
+                    f'<div class="hx-msg-bad">Lost touch with the game: {html.escape(str(exc))}'
+                    "</div>"
+                )
+            await asyncio.sleep(POLL_SECONDS)
+
+    def poll_once(self) -> bool:
+        if self.role == "attacker" and time.monotonic() - self._chat_at > CHAT_SECONDS:
+            self.refresh_chat()
+        if not self.game.refresh():
+            return False
+        self.changed()
+        return True
+
+    def changed(self) -> None:
+        state = self.game.state
+        if state is None:
+            return
+        if role(state, self.game.seat) != self.role:
+            self.rebuild()
+        elif self.role == "attacker":
+            new = state.events[self._events :]
+            self.inner.external_update(new)
+        elif self.role == "defender":
+            self.inner.refresh()
+        else:
+            self._draw_bid()
+        self._events = len(state.events)
+
+    def rebuild(self) -> None:
+        state = self.game.state
+        if state is None:
+            self.notice.value = (
+                "<p>Waiting for the referee to open this game (it runs with "
+                "<code>hexclass serve</code>)…</p>"
+            )
+            return
+        self.notice.value = ""
+        self.role = role(state, self.game.seat)
+        self._events = len(state.events)
+        if self.role == "attacker":
+            self.inner = GameApp(
+                self.game,
+                seat=self.game.seat,
+                seat_label=f"Team {self.session.team}",
+                solitaire=False,
+            )
+            self.inner.add_side_panel(self._build_chat())
+            self.body.children = (self.inner.widget,)
+        elif self.role == "defender":
+            self.inner = DefenderApp(SharedDefenderGame(self.game))
+            self.inner.play_on.layout.display = "none"
+            self.body.children = (self.inner.widget,)
+        else:
+            self._build_bid()
+
+    # --- the attackers' talk (the defender's page has none: CA p.7, plans stay secret) -----
+    def _build_chat(self):
+        self.chat_log = W.HTML()
+        self.chat_text = W.Text(placeholder="message to your team", layout=W.Layout(width="260px"))
+        send = W.Button(description="Send", button_style="info", layout=W.Layout(width="auto"))
+        send.on_click(lambda _b: self.on_send())
+        self.chat_text.on_submit(lambda _t: self.on_send())
+        self._chat_seen, self._chat_at = -1, 0.0
+        self.refresh_chat()
+        return W.VBox(
+            [
+                W.HTML("<b>Team messages</b> <small>(the defender cannot read them)</small>"),
+                self.chat_log,
+                W.HBox([self.chat_text, send]),
+            ],
+            layout=W.Layout(border="1px solid #ddd", padding="6px", margin="8px 0 0 0"),
+        )
+
+    def on_send(self) -> None:
+        text = self.chat_text.value.strip()
+        if not text:
+            return
+        result = self.session.say(text)
+        if result:
+            self.chat_text.value = ""
+        else:
+            self.inner.say(result.message, bad=True)
+        self.refresh_chat()
+
+    def refresh_chat(self) -> None:
+        """The attacking seats' messages (a defender's seat never reads this table)."""
+        defenders = {s.name for s in self.session.layout.seats if "defender" in s.powers}
+        msgs = [
+            m for m in self.session.store.messages(self.game.game_id) if m.seat not in defenders
+        ]
+        self._chat_at = time.monotonic()
+        if len(msgs) == self._chat_seen:
+            return
+        self._chat_seen = len(msgs)
+        self._chat_at = time.monotonic()
+        titles = {s.name: (s.title, s.colour) for s in self.session.layout.seats}
+        rows = []
+        for m in msgs[-40:]:
+            title, colour = titles.get(m.seat, (m.seat, "#444"))
+            rows.append(
+                f'<div><small>t{m.turn}</small> <b style="color:{colour}">'
+                f"{html.escape(title)}</b>: {html.escape(m.text)}</div>"
+            )
+        self.chat_log.value = (
+            '<div class="hx-panel hx-log" style="max-height:180px">'
+            + ("".join(rows) or "<i>no messages yet</i>")
+            + "</div>"
+        )
+
+    # --- the sealed bid ------------------------------------------------------------------
+    def _build_bid(self) -> None:
+        self.bid_points = W.BoundedIntText(value=0, min=0, max=MAX_BID, description="Bonus points:")
+        self.bid_button = W.Button(description="Bid in secret", button_style="primary")
+        self.bid_status = W.HTML()
+        self.bid_button.on_click(lambda _b: self.on_bid())
+        self.body.children = (
+            W.HTML(
+                "<p>Bid for command of the defenders (CA p.7): how many points would you "
+                "add to the attackers' victory score to defend? The higher bid defends; "
+                "dice settle a tie. Your bid stays secret until both are in.</p>"
+            ),
+            W.HBox([self.bid_points, self.bid_button]),
+            self.bid_status,
+        )
+        self._draw_bid()
+
+    def on_bid(self) -> None:
+        why = self.game.submit(Bid(self.game.seat, int(self.bid_points.value)))
+        if why:
+            self.bid_status.value = f'<p style="color:#b3261e">{html.escape(why)}</p>'
+        self.changed()
+
+    def _draw_bid(self) -> None:
+        mine = self.game.state.bids.get(self.game.seat)
+        if mine is not None:
+            self.bid_button.disabled = True
+            self.bid_status.value = f"<p>You bid {mine}. Waiting for the other player's bid…</p>"
+
+
+def hidden_seat_page(session):
+    return HiddenSeatApp(session).widget
