@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pathlib
 
+import pytest
 from hypothesis import settings
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -14,3 +15,37 @@ ARTIFACTS = ROOT / "test-artifacts"
 settings.register_profile("hexclass", derandomize=True, print_blob=True)
 settings.register_profile("explore", max_examples=500, print_blob=True)
 settings.load_profile("hexclass")
+
+
+# --- a real PostgreSQL server for the store tests (Debian's `postgresql`, see scripts/test) ---
+
+_pg_schemas = iter(range(1, 1_000_000))
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One throwaway PostgreSQL cluster for the session: Unix socket only, stopped by PID."""
+    from classroom.sessions.pg_local import LocalPostgres, PostgresUnavailable, find_bin_dir
+
+    try:
+        find_bin_dir()
+    except PostgresUnavailable as exc:  # only a missing install skips; a failing server fails
+        pytest.skip(f"PostgreSQL store tests need the server programs: {exc}")
+    pg = LocalPostgres().start()
+    try:
+        pg.create_database("hexclass")
+        yield pg
+    finally:
+        pg.close()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A URL on an empty schema of its own (``search_path``), so every test starts clean."""
+    import psycopg
+
+    name = f"t{next(_pg_schemas)}"
+    with psycopg.connect(pg_server.url("hexclass"), autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        conn.execute(f"CREATE SCHEMA {name}")
+    return pg_server.url("hexclass") + f"&options=-csearch_path%3D{name}"

@@ -30,6 +30,11 @@ def _fmt(x: Fraction | int) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
+def _plural(n, unit: str) -> str:
+    """'1 CP' but '2 CPs' and '0.5 CPs'."""
+    return unit if n == 1 else unit + "s"
+
+
 class EntryKind(Enum):
     SPEND = "spent CPs"
     DISORGANIZATION = "Disorganization Points"
@@ -57,11 +62,11 @@ class LogEntry:
     def line(self) -> str:
         """A short line for a widget, e.g. '-3 DPs: spent 18 of CPA 15 this stage (CNA 6.21)'."""
         if self.kind is EntryKind.DISORGANIZATION:
-            head = f"-{self.dps} DPs: "
+            head = f"-{self.dps} {_plural(self.dps, 'DP')}: "
         elif self.kind is EntryKind.REORGANIZATION:
-            head = f"+{self.rps} RPs: "
+            head = f"+{self.rps} {_plural(self.rps, 'RP')}: "
         elif self.kind is EntryKind.SPEND:
-            head = f"{_fmt(self.cps)} CPs: "
+            head = f"{_fmt(self.cps)} {_plural(self.cps, 'CP')}: "
         else:
             head = ""
         return f"{head}{self.text} ({self.rule})"
@@ -172,6 +177,12 @@ def earn_rps(log: UnitLog, rps: int, rule: str, why: str) -> Outcome:
 # --- spending CPs (CNA 6.12-6.14, 6.21, 8.17, 6.26) -------------------------------------
 
 
+def cannot_move_itself(unit: Unit, function: Function) -> bool:
+    """A CPA-0 gun has no allowance for moving by choice (CNA 6.11); only a forced retreat
+    as a combat result still moves it."""
+    return function.movement and function is not Function.RETREAT and unit.cpa_for(function) == 0
+
+
 def check_spend(
     log: UnitLog, function: Function, cps, *, own_portion: bool | None = None
 ) -> RuleViolation | None:
@@ -186,6 +197,13 @@ def check_spend(
         return RuleViolation(
             "CNA 6.26",
             f"{log.name} has collapsed (Cohesion {log.cohesion}) and cannot move, attack or defend",
+        )
+    if cannot_move_itself(log.unit, function):
+        return RuleViolation(
+            "CNA 6.11",
+            f"{log.name} is a gun with a CPA of 0: it counts as 10 for everything except "
+            f"movement, and cannot move under its own power ({function.label}); "
+            "trucks must carry it (CNA 6.17)",
         )
     limit = voluntary_cp_limit(log.unit, function)
     if own and function.voluntary and limit is not None and log.spent + amount > limit:

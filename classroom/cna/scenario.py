@@ -107,6 +107,25 @@ def _require_hex(h: object) -> Hex:
     return h  # type: ignore[return-value]
 
 
+def hex_label(h: Hex) -> str:
+    """A map name for an axial hex of :func:`_rectangle`: column letter, row number.
+
+    The axial ``q`` of the left-hand hexes is negative; learners read "B4" instead.
+
+    >>> hex_label((0, 3)), hex_label((-1, 2)), hex_label((3, 2))
+    ('B4', 'A3', 'E3')
+    """
+    q, r = h
+    col = q + r // 2
+    if not 0 <= col < 26 or r < 0:
+        return f"({q}, {r})"
+    return f"{chr(ord('A') + col)}{r + 1}"
+
+
+def hexes_text(n: int) -> str:
+    return f"{n} hex" if n == 1 else f"{n} hexes"
+
+
 def _rectangle(columns: int, rows: int) -> list[Hex]:
     """Axial hexes of a pointy-top map laid out as even rows of ``columns`` hexes."""
     return [(q - r // 2, r) for r in range(rows) for q in range(columns)]
@@ -250,7 +269,8 @@ class OperationsStagePlay:
         hexes = [_require_hex(h) for h in path]
         if len(hexes) < 2 or hexes[0] != self.positions[name]:
             raise CNAInputError(
-                f"a path must start at {name}'s hex {self.positions[name]} and go somewhere, got {list(path)}"
+                f"a path must start at {name}'s hex {hex_label(self.positions[name])} and go somewhere, "
+                f"got {list(path)}"
             )
         side = self.sides[name]
         enemy_zoc = self.zoc(side.other)
@@ -259,24 +279,24 @@ class OperationsStagePlay:
             self.scenario.terrain_at(b)
             if hexgrid.distance(a, b) != 1:
                 raise RuleViolation(
-                    "CNA 8.13", f"{a} to {b} skips hexes; each step must go to an adjacent hex"
+                    "CNA 8.13", f"{hex_label(a)} to {hex_label(b)} skips hexes; each step must go to an adjacent hex"
                 )
             if b in enemy_hexes:
-                raise RuleViolation("CNA 8.13", f"{b} holds an enemy unit")
+                raise RuleViolation("CNA 8.13", f"{hex_label(b)} holds an enemy unit")
             if retreating:
                 continue
             if b in enemy_zoc and reacting:
                 raise RuleViolation(
-                    "CNA 8.55", f"a reacting unit may not enter the enemy ZOC at {b}"
+                    "CNA 8.55", f"a reacting unit may not enter the enemy ZOC at {hex_label(b)}"
                 )
             if b in enemy_zoc and i == 1 and a in enemy_zoc:
                 raise RuleViolation(
                     "CNA 8.15",
-                    f"leaving an enemy ZOC, {name} may not step straight into another at {b}",
+                    f"leaving an enemy ZOC, {name} may not step straight into another at {hex_label(b)}",
                 )
             if b in enemy_zoc and i < len(hexes) - 1:
                 raise RuleViolation(
-                    "CNA 8.14", f"{name} must stop on entering the enemy ZOC at {b}"
+                    "CNA 8.14", f"{name} must stop on entering the enemy ZOC at {hex_label(b)}"
                 )
 
     def move(self, name: str, path: Sequence[Hex], *, assault_on: Iterable[str] = ()) -> MoveReport:
@@ -305,7 +325,7 @@ class OperationsStagePlay:
         if problem is not None:
             raise problem
         entries = self.sheet.break_off(name, status) + self.sheet.spend(
-            name, Function.MOVEMENT, cost, detail=f"{len(path) - 1} hexes to {tuple(path[-1])}"
+            name, Function.MOVEMENT, cost, detail=f"{hexes_text(len(path) - 1)} to {hex_label(path[-1])}"
         )
         self.broken_off.add(name)
         self.engaged.discard(name)
@@ -392,7 +412,7 @@ class OperationsStagePlay:
             raise problem
         entries = self.sheet.break_off(name, status, Occasion.RETREAT_BEFORE_ASSAULT)
         entries += self.sheet.spend(
-            name, Function.RETREAT_BEFORE_ASSAULT, cost, detail=f"to {tuple(path[-1])}"
+            name, Function.RETREAT_BEFORE_ASSAULT, cost, detail=f"to {hex_label(path[-1])}"
         )
         self.engaged.discard(name)
         self.positions[name] = tuple(path[-1])  # type: ignore[assignment]

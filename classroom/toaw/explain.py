@@ -8,6 +8,7 @@ from classroom.hexgrid import Hex
 
 from .curves import BASE, PEAK, OldBand
 from .field import HexSupplyExplanation, SupplyField, SupplyStatus
+from .hexmap import axial_to_offset
 from .network import Block
 from .situation import Rules
 
@@ -18,6 +19,18 @@ def _hex_or_none(f: SupplyField, node: int) -> Hex | None:
 
 def _fmt(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.2f}"
+
+
+def _hexes(x: float) -> str:
+    return f"{_fmt(x)} hex" if x == 1 else f"{_fmt(x)} hexes"
+
+
+def hex_name(h: Hex | None) -> str:
+    """A hex as the learner reads it on the map: (column, row), never negative."""
+    if h is None:
+        return "none"
+    col, row = axial_to_offset(h)
+    return f"({col}, {row})"
 
 
 def explain_hex(f: SupplyField, h: Hex) -> HexSupplyExplanation:
@@ -42,7 +55,7 @@ def explain_hex(f: SupplyField, h: Hex) -> HexSupplyExplanation:
     if status is SupplyStatus.OVEREXTENDED:
         lines.append(
             f"Overextended: shown level {int(f.shown_level[rc])} is below the threshold "
-            f"{f.settings.overextended_threshold} (TOAW 9.1.71)."
+            f"{f.settings.overextended_threshold} (TOAW 9.1.7.1)."
         )
     return HexSupplyExplanation(
         hex=h,
@@ -65,7 +78,7 @@ def explain_hex(f: SupplyField, h: Hex) -> HexSupplyExplanation:
 def _headline(f: SupplyField, h: Hex) -> str:
     rc = f._rc(h)
     return (
-        f"Hex {h}: {100 * f.fraction[rc]:.0f}% of force supply, "
+        f"Hex {hex_name(h)}: {100 * f.fraction[rc]:.0f}% of force supply, "
         f"level {int(f.shown_level[rc])} ({f.rules.value} rules)."
     )
 
@@ -86,17 +99,17 @@ def _new_lines(f, rc, source, start, strength, su, dist, eff) -> list[str]:
         nb = f.hexmap.hex_at(q_from)
         return [
             f"The supply unit cannot enter this terrain; it takes a quarter of the supply in "
-            f"neighbouring hex {nb} (TOAW 9.1.7.3)."
+            f"neighbouring hex {hex_name(nb)} (TOAW 9.1.7.3)."
         ]
-    lines = [f"Supply point {source} at {_fmt(strength)}% strength (TOAW 9.1.7.4)."]
+    lines = [f"Supply point {hex_name(source)} at {_fmt(strength)}% strength (TOAW 9.1.7.4)."]
     if start is not None and start != source:
         lines.append(
-            f"Traced from rail hex {start}: the railway carries the point's strength (TOAW 9.1.7.3)."
+            f"Traced from rail hex {hex_name(start)}: the railway carries the point's strength (TOAW 9.1.7.3)."
         )
     lines.append(f"Virtual supply unit's path: {_fmt(dist)} MPs (TOAW 9.1.7.3).")
     if su is not None:
         lines.append(
-            f"Within {radius} MPs of supply unit {su}: counted one radius nearer, "
+            f"Within {radius} MPs of supply unit {hex_name(su)}: counted one radius nearer, "
             f"{_fmt(eff)} MPs (TOAW 9.1.7.3)."
         )
     shown = "0" if radius == 0 else f"{_fmt(eff)}/{radius}"
@@ -116,12 +129,12 @@ _BAND_TEXT = {
 
 def _old_lines(f, rc, band, source, su, dist, eff) -> list[str]:
     lines = [f"Band: {_BAND_TEXT[band]}."]
-    lines.append(f"Nearest supply point {source}, {_fmt(dist)} hexes by line of communication.")
+    lines.append(f"Nearest supply point {hex_name(source)}, {_hexes(dist)} by line of communication.")
     if band in (OldBand.FULL, OldBand.LIMITED) and eff is not None:
         what = "the rail net" if band is OldBand.FULL else "the nearest full or normal hex"
-        lines.append(f"{_fmt(eff)} hexes from {what}; radius {f.settings.radius}.")
+        lines.append(f"{_hexes(eff)} from {what}; radius {f.settings.radius}.")
     if su is not None:
         lines.append(
-            f"Supply unit {su} within the radius: the radius reaches twice as far here (TOAW 9.1.7.3)."
+            f"Supply unit {hex_name(su)} within the radius: the radius reaches twice as far here (TOAW 9.1.7.3)."
         )
     return lines

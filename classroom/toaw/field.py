@@ -430,25 +430,36 @@ def _full_net(net: Network, radius: int) -> tuple[np.ndarray, np.ndarray]:
     """
     strength, _ = rail_broadcast(net)
     rail_net = np.flatnonzero(strength > 0)  # supply points and the rail lines they touch
-    terrain = net.hexmap.terrain.ravel()
-    features = net.hexmap.features.ravel()
-    carries = (
-        net.improved
-        | (net.road & ~net.muddy)
-        | (_OLD_NET[terrain] == OldNet.FULL)
-        | ((features & _FULL_FEATURES) != 0)
-    )
-    ok = net.loc_ok & net.friendly_control & carries
+    ok = net.loc_ok & net.friendly_control & _full_carriers(net)
     ok[rail_net] = True
     graph = subgraph(net.hexmap, ok)
     dist, _ = _multi_source(graph, rail_net, unweighted=True, limit=2 * radius + _EPS)
     return np.isfinite(dist), dist
 
 
-def _normal_net(net: Network, full: np.ndarray) -> np.ndarray:
-    """Hexes joined to the full net through friendly open or cropland hexes (TOAW 9.1.7.2)."""
+def _full_carriers(net: Network) -> np.ndarray:
+    """Locations the fully supplied net may run through: improved or dry roads, urban,
+    airfields and anchorages (TOAW 9.1.7.2)."""
     terrain = net.hexmap.terrain.ravel()
-    ok = net.loc_ok & net.friendly_control & (_OLD_NET[terrain] == OldNet.NORMAL)
+    features = net.hexmap.features.ravel()
+    return (
+        net.improved
+        | (net.road & ~net.muddy)
+        | (_OLD_NET[terrain] == OldNet.FULL)
+        | ((features & _FULL_FEATURES) != 0)
+    )
+
+
+def _normal_net(net: Network, full: np.ndarray) -> np.ndarray:
+    """Hexes joined to the full net through friendly open or cropland hexes (TOAW 9.1.7.2).
+
+    A road, town, airfield or anchorage beyond the full net's radius carries normal
+    supply as open ground does: a town at the end of the coast road is never worse off
+    than the fields beside it (docs/rules-notes.md, "The eastern town").
+    """
+    terrain = net.hexmap.terrain.ravel()
+    carries = (_OLD_NET[terrain] == OldNet.NORMAL) | _full_carriers(net)
+    ok = net.loc_ok & net.friendly_control & carries
     graph = subgraph(net.hexmap, ok | full)
     _, label = connected_components(graph, directed=False)
     fed_labels = np.unique(label[full])

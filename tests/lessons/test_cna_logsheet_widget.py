@@ -133,11 +133,22 @@ def test_brigades_fight_at_minus_one():
     assert level == -1 and "CNA 6.27" in text
 
 
-def test_planner_drives_a_unit_past_collapse_and_back():
+def test_planner_drives_a_unit_to_the_collapse_stop_and_back():
     planner = CohesionPlanner()
     levels = [lvl for _, lvl in planner.sheet.cohesion_series("Italian tank bn")]
-    assert levels == [0, -10, -20, -30, -25, -20, -15]
-    assert "+0, -10, -20, -30, -25, -20, -15" in planner.summary.value
+    # stage 3 starts at -20: 25 CPs free, 6 more reach -26 and the unit stops (CNA 6.26)
+    assert levels == [0, -10, -20, -26, -21, -16, -11]
+    assert "+0, -10, -20, -26, -21, -16, -11" in planner.summary.value
+    assert planner.unspent[2] == 4 and "4 of the 35 CPs planned never spent" in planner.summary.value
+
+
+def test_a_collapsed_unit_spends_nothing_until_it_has_rested():
+    planner = CohesionPlanner(plan="35, 35, 35, 35, 0, 35")
+    levels = [lvl for _, lvl in planner.sheet.cohesion_series("Italian tank bn")]
+    # stage 4: collapsed, it cannot move, so it spends nothing and rests (+5, CNA 6.24);
+    # stage 6 starts at -16 and the move stops again exactly at -26
+    assert levels == [0, -10, -20, -26, -21, -16, -26]
+    assert planner.unspent == [0, 0, 4, 35, 0, 0]
 
 
 @pytest.mark.parametrize(
@@ -172,3 +183,38 @@ def test_planner_uses_a_changed_cpa():
     assert planner.sheet.cohesion_series("Italian tank bn")[-1] == (1, -5)
     planner.unit.value = "1st RNF"
     assert planner.cpa.value == 8
+
+
+# --- fixes found by trying the lesson as a learner -------------------------------------------
+
+
+def test_a_cpa_0_gun_row_and_refusal_agree(lab):
+    row = lab.row_values("4th RHA battery")
+    assert row["CPA"].startswith("0") and "10" in row["CPA"]  # 0 to move, 10 for the rest
+    for how in ("move", "retreat"):
+        assert not act(lab, how, "4th RHA battery", 2)
+        msg = lab.error.message
+        assert "CNA 6.11" in msg and "cannot move under its own power" in msg
+        assert "150%" not in msg and "at most 0 CPs" not in msg
+    assert lab.sheet.line("4th RHA battery").spent == 0
+    lab.before.value, lab.lost.value = 10, 0
+    assert act(lab, "assault", "4th RHA battery", 4)  # firing and fighting use its CPA of 10
+    assert lab.row_values("4th RHA battery")["CPs left"] == "6"
+
+
+def test_planner_with_the_gun_says_why_and_drops_the_old_summary():
+    planner = CohesionPlanner()
+    planner.unit.value = "4th RHA battery"
+    assert not planner.run()
+    assert "CNA 6.11" in planner.error.message
+    assert "Italian tank bn" not in planner.summary.value  # no stale result under a new unit
+
+
+def test_identical_cohesion_lines_are_drawn_once_with_both_names():
+    lab = LogSheetLab()
+    act(lab, "move", "Italian tank bn", 30)
+    labels = [ln.get_label() for ln in lab.figure.axes[0].lines if not ln.get_label().startswith("_")]
+    # RNF, KRRC and the battery all stay at 0: one line, named for all three
+    together = [x for x in labels if "1st RNF" in x]
+    assert len(together) == 1 and "4th RHA battery" in together[0] and "1st KRRC" in together[0]
+    assert any(x == "Italian tank bn" for x in labels)

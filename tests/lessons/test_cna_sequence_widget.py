@@ -110,7 +110,7 @@ def test_moving_the_recce_pins_the_krrc_and_its_trucks_react(skirmish):
     assert "2nd Line Light Trucks Reacts to" in text
     assert skirmish.board.redraws > before
     assert (
-        "<td>Italian recce bn</td><td>Axis</td><td>(3, 2)</td><td>45</td><td>3</td>"
+        "<td>Italian recce bn</td><td>Axis</td><td>E3</td><td>45</td><td>3</td>"
         in skirmish.sheet.value
     )
 
@@ -155,3 +155,117 @@ def test_ending_the_stage_rests_the_idle_rnf_back_to_zero(skirmish):
 def test_a_click_off_the_map_does_nothing(skirmish):
     skirmish.click(None)
     assert skirmish.selected is None and skirmish.error.message == ""
+
+
+# --- fixes found by trying the lesson as a learner -------------------------------------------
+
+
+def test_back_past_the_roll_hides_the_stale_initiative_result(stepper):
+    assert stepper.roll_initiative()
+    assert "(CNA 7.14)" in stepper.card.value
+    assert stepper.back() and stepper.cursor.initiative_holder is None
+    assert "(CNA 7.14)" not in stepper.card.value  # no result for a roll not yet made here
+    assert "Initiative:</b> not settled" in stepper.card.value
+
+
+def test_rolling_again_after_back_gives_the_same_dice(stepper):
+    stepper.roll_initiative()
+    first = stepper.cursor.initiative_holder
+    lines = list(stepper.initiative_lines)
+    for _ in range(6):  # a learner hoping for the other side
+        stepper.back()
+        assert stepper.roll_initiative()
+        assert stepper.cursor.initiative_holder is first
+        assert stepper.initiative_lines == lines
+    assert "already rolled" in stepper.error.message and not stepper.error.is_error
+
+
+def test_the_same_seed_gives_the_same_roll_after_start_again(stepper):
+    stepper.roll_initiative()
+    lines = list(stepper.initiative_lines)
+    stepper.reset()
+    assert stepper.initiative_lines == [] and "(CNA 7.14)" not in stepper.card.value
+    stepper.roll_initiative()
+    assert stepper.initiative_lines == lines
+
+
+def test_next_stage_at_stage_vi_starts_the_next_game_turn(stepper):
+    while not stepper.cursor.is_end_of_turn:
+        assert stepper.next_stage()
+    assert stepper.cursor.stage.label == "VI"
+    assert stepper.buttons["stage"].description == "Next turn ▶▶"
+    depth = len(stepper.history)
+    assert stepper.next_stage()
+    assert (stepper.cursor.game_turn, stepper.cursor.key) == (2, "I")
+    assert len(stepper.history) == depth + 1  # one press, one step back
+    assert stepper.buttons["stage"].description == "Next stage ▶▶"
+    assert not stepper.buttons["roll"].disabled  # a new turn, a new roll
+    stepper.back()
+    assert stepper.cursor.stage.label == "VI"
+
+
+def test_every_report_line_names_its_unit(skirmish):
+    lay_recce_path(skirmish)
+    skirmish.assault.value = "1st KRRC"
+    skirmish.move()
+    names = set(skirmish.play.units)
+    for line in skirmish.lines:
+        assert any(n in line for n in names), line
+    assert any(x.startswith("Italian recce bn: 3 CPs") for x in skirmish.lines)
+    skirmish.end_segment()
+    skirmish.end_portion()
+    skirmish.end_stage()
+    rested = [x for x in skirmish.lines if "RPs" in x]
+    assert rested and all(x.startswith("1st RNF: ") or ": +" in x for x in rested)
+    assert any(x.startswith("1st RNF: +2 RPs") for x in rested)
+
+
+def test_a_one_hex_move_says_hex_not_hexes(skirmish):
+    skirmish.click((-1, 2))
+    skirmish.click((0, 2))
+    assert "path of 1 hex costs" in skirmish.header.value
+    skirmish.move()
+    text = " ".join(skirmish.lines)
+    assert "1 hex to B3" in text and "1 hexes" not in text
+
+
+def test_hex_labels_have_no_negative_coordinates(skirmish):
+    from classroom.cna.scenario import hex_label
+
+    labels = {hex_label(h) for h, _ in skirmish.scenario.terrain}
+    assert len(labels) == len(skirmish.scenario.terrain)
+    assert all("-" not in x and "(" not in x for x in labels)
+    skirmish.click((0, 3))
+    skirmish.click((2, 3))
+    assert "B4 to D4 skips hexes" in skirmish.error.message
+
+
+def test_player_b_moves_in_his_portion_and_pays_to_break_off(skirmish):
+    lay_recce_path(skirmish)
+    skirmish.assault.value = "1st KRRC"
+    skirmish.move()  # the recce ends next to the KRRC: Contact next segment
+    skirmish.end_segment()
+    assert skirmish.end_portion()
+    assert skirmish.cursor.key == "III.G.1" and skirmish.cursor.phasing_role is Role.B
+    assert any("break off" in x for x in skirmish.lines)
+    skirmish.click((4, 1))  # the KRRC, now Player B's to move
+    assert skirmish.selected == "1st KRRC"
+    skirmish.click((5, 0))
+    assert skirmish.move(), skirmish.error.message
+    text = " ".join(skirmish.lines)
+    assert "1st KRRC: 2 CPs" in text and "CNA 8.65" in text  # the break-off toll
+    assert skirmish.play.positions["1st KRRC"] == (5, 0)
+
+
+def test_a_one_cp_step_says_cp_not_cps(skirmish):
+    skirmish.click((-1, 2))
+    skirmish.click((0, 2))  # the infantry steps onto the track: 1 CP
+    skirmish.move()
+    text = " ".join(skirmish.lines)
+    assert "1 CP:" in text and "1 CPs" not in text
+
+
+def test_the_skirmish_sheet_shows_the_guns_two_cpas(skirmish):
+    assert "<td>4th RHA battery</td><td>Commonwealth</td><td>F3</td><td>0 to move, 10 for the rest</td>" in (
+        skirmish.sheet.value
+    )

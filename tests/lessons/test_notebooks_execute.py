@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import time
 
 import nbformat
@@ -15,7 +16,16 @@ from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "lessons").glob("*.ipynb"))
-MINE = ("cna-sequence-of-play", "cna-capability-and-cohesion", "toaw-supply")
+MINE = (
+    "cna-sequence-of-play",
+    "cna-capability-and-cohesion",
+    "toaw-supply",
+    "play-combined-arms",
+    "ca-fire-and-odds",
+    "ca-defenders-mind",
+    "ca-playing-as-a-team",
+    "enemy-player-variant",
+)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
@@ -71,5 +81,8 @@ def test_lesson_has_every_required_part(stem):
     assert "instructor_note(" in text and "For instructors" in text
     assert "What if" in text or "what-if" in text.lower()
     assert "Worked example" in text or "worked examples" in text
-    prefix = "TOAW 9.1.7" if stem.startswith("toaw") else "CNA "
-    assert text.count(prefix) >= 5, "sections of the source should be cited"
+    assert "glossary(" in text, "every lesson has a glossary box"
+    ca = r'CA (p\.\d+|\\?")'
+    prefix = {"toaw": r"TOAW 9\.1\.7", "cna-": "CNA ", "play": ca, "ca-": ca, "enemy-": ca}
+    cite = next(v for k, v in prefix.items() if stem.startswith(k))
+    assert len(re.findall(cite, text)) >= 5, "sections of the source should be cited"

@@ -199,3 +199,97 @@ def test_cut_off_widget_plots_and_refuses_bad_turns():
     w.turns.value = 5
     w.status.value = "supplied"
     assert w.error.message == "" and len(w.reports) == 5
+
+
+def test_the_status_line_has_no_timing_for_learners(lab):
+    assert "Last click" not in lab.status.value and " ms" not in lab.status.value
+    lab.place("supply unit", ROAD_MIDDLE)
+    assert "Last click" not in lab.status.value and " ms" not in lab.status.value
+
+
+def test_hexes_are_named_by_column_and_row_never_negative(lab):
+    h = offset_to_axial(1, 5)  # axial q is negative here
+    assert h[0] < 0
+    lab.hover(h)
+    html = lab.explain_html[Rules.OLD].value
+    assert "hex (1, 5)" in html and "Hex (1, 5)" in html and f"{h}" not in html
+
+
+def test_one_hex_is_not_hexes():
+    from classroom.toaw import HexMap, Situation, SupplySettings, supply_field
+
+    strip = HexMap.from_ascii(["." * 5], ["rrrrr"])
+    f = supply_field(strip, Situation().with_source((0, 0)), SupplySettings(rules="old", radius=2))
+    text = f.explain((1, 0)).text()
+    assert "1 hex " in text and "1 hexes" not in text
+
+
+def test_the_river_tool_sets_the_side_between_two_clicked_neighbours(lab):
+    from classroom.toaw.terrain import HexsideFeature
+
+    a, b = offset_to_axial(10, 2), offset_to_axial(11, 2)
+    lab.tool.value = "river"
+    assert not lab.click(a) and "Now click a hex next to (10, 2)" in lab.error.message
+    assert lab.click(b) and lab.hexmap.hexside_at(a, b) is HexsideFeature.MAJOR_RIVER
+    lab.click(a)
+    assert not lab.click(offset_to_axial(13, 2))  # not a neighbour: refused, nothing changes
+    assert "are not neighbours" in lab.error.message
+    lab.click(a)
+    lab.click(b)  # the same side again: the river goes
+    assert lab.hexmap.hexside_at(a, b) is None
+
+
+def test_an_escarpment_across_the_only_road_changes_the_new_rules(lab):
+    from classroom.toaw.terrain import HexsideFeature
+
+    lab.tool.value = "escarpment"
+    lab.click(offset_to_axial(10, 2))
+    lab.click(offset_to_axial(11, 2))
+    assert lab.hexmap.hexside_at(offset_to_axial(10, 2), offset_to_axial(11, 2)) is (
+        HexsideFeature.MAJOR_ESCARPMENT
+    )
+    f = supply_field(lab.hexmap, lab.situation, lab.settings)
+    assert lab.shown(Rules.NEW, offset_to_axial(14, 2)) == int(f.shown_level[2, 14])
+
+
+def test_the_improved_road_tool_toggles_the_feature(lab):
+    h = offset_to_axial(12, 5)
+    lab.place("improved road", h)
+    assert lab.hexmap.has_improved_road(h)
+    lab.place("improved road", h)
+    assert not lab.hexmap.has_improved_road(h)
+
+
+def test_the_overextended_preset_deserts_into_the_on_hand_pool():
+    from widgets.toaw_supply import CutOffUnit
+
+    u = CutOffUnit()
+    u.preset("overextended")
+    deserted = sum(r.deserted for r in u.reports)
+    assert deserted > 0 and u.states[-1].on_hand == deserted and u.states[-1].lost == 0
+    assert "<th>On Hand</th>" in u.table.value
+    u.preset("cut off")
+    lost = sum(r.deserted for r in u.reports)
+    assert lost > 0 and u.states[-1].lost == lost and u.states[-1].on_hand == 0
+
+
+def test_the_panels_itemise_resupply_and_consumption_from_the_model():
+    from classroom.toaw.unit import Activity, activity_cost
+    from widgets.toaw_supply import CutOffUnit
+
+    u = CutOffUnit()
+    u.status.value = "supplied"
+    u.level.value = 15.0
+    u.hq.value = True
+    u.night.value = True
+    u.combat.value = 2
+    u.moves.value = 4.0
+    html = u.panels.value
+    assert "cooperative HQ" in html and "night turn" in html and "global handicap" in html
+    cost = activity_cost(Activity(movement_points=4.0, combat_rounds=2))
+    assert f"<td>in all, per turn</td><td></td><td>{cost:g}</td>" in html
+    from classroom.toaw.unit import Bookkeeping, resupply_amount
+
+    b = Bookkeeping(status=SupplyStatus.SUPPLIED, location_level=15.0, turn_days=3.5,
+                    **u.circumstances())
+    assert f"= {resupply_amount(b, moved_last_turn=True):.1f} points of unit supply" in html

@@ -49,10 +49,18 @@ def test_rough_country_is_limited_within_a_radius_and_minimal_beyond():
     assert "limited" in f.explain((2, 0)).text() and "minimal" in f.explain((5, 0)).text()
 
 
-def test_urban_hexes_carry_the_full_net_and_only_open_ground_carries_normal():
+def test_urban_hexes_carry_the_full_net_and_past_its_radius_still_carry_normal():
     f = supply_field(HexMap.from_ascii(["uuuuuu.."]), SOURCE, old(radius=4))
-    # (5, 0) is urban past the radius; (6, 0), (7, 0) are open but reached only through it
-    assert row(f, 8) == [1, 1, 1, 1, 1, 0.5, 0.5, 0.5]
+    # (5, 0) is urban past the radius: a town carries supply at least as well as open
+    # ground, so it and the open hexes beyond it are normal (docs/rules-notes.md)
+    assert row(f, 8) == [1, 1, 1, 1, 1, 0.75, 0.75, 0.75]
+
+
+def test_a_town_past_the_radius_is_never_worse_off_than_the_fields_beside_it():
+    f = supply_field(HexMap.from_ascii(["........u."], ["rrrrrrrrr."]), SOURCE, old(radius=2))
+    assert row(f, 10)[7:] == [0.75, 0.75, 0.75]  # open, town, open: all normal
+    hills = supply_field(HexMap.from_ascii(["........h."]), SOURCE, old(radius=2))
+    assert row(hills, 10)[7:] == [0.75, 0.5, 0.5]  # hills carry only the limited band
 
 
 def test_a_muddy_road_does_not_carry_full_supply_but_an_improved_road_does():

@@ -1,0 +1,16 @@
+"""The examples in the cherbourg docstrings run and print what they claim."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["crt", "terrain", "combat", "bombardment", "retreat", "results"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(f"classroom.cherbourg.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

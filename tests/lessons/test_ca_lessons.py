@@ -1,0 +1,215 @@
+"""The Combined Arms lesson widgets: every number they show is the engine's."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from classroom.combined_arms import fire_odds
+from classroom.combined_arms.scenarios import start
+from widgets.ca_app import solitaire_app
+from widgets.ca_lessons import (
+    DECISIONS,
+    FIRST_TURN,
+    DefenderLab,
+    GuidedTurn,
+    LogTable,
+    OddsWhatIf,
+    SampleGameReplay,
+    Shot,
+    ShotBuilder,
+    joint_fire_position,
+    odds_table,
+    reveal_lines,
+    shot_position,
+)
+
+QUOTED = {  # the sample game's figures (CA, sample game turns 4, 5, 11 and 15)
+    "t4-before": Fraction(17, 18),
+    "t4-after": Fraction(2, 3),
+    "t4-e3": Fraction(7, 9),
+    "t5-e1": Fraction(1, 3),
+    "t5-e1e2": Fraction(5, 9),
+    "t11-fire": Fraction(2, 3),
+    "t11-mortar": Fraction(5, 6),
+    "t15": Fraction(1, 9),
+}
+
+
+@pytest.fixture(scope="module")
+def replay():
+    return SampleGameReplay()
+
+
+@pytest.mark.parametrize("key", sorted(QUOTED))
+def test_every_quoted_decision_is_the_engines_number(replay, key):
+    p, _what = replay.chance(key)
+    assert p == QUOTED[key]
+    replay.pick.value = key
+    text = replay.text.value
+    d = replay.decisions[key]
+    assert f"quotes <b>{d.quoted}</b>" in text and f"({p})" in text
+
+
+def test_every_decision_is_listed_once():
+    assert sorted(d.key for d in DECISIONS) == sorted(QUOTED)
+
+
+def test_the_replay_draws_the_firers_and_the_target(replay):
+    before = replay.view.board.redraws
+    replay.pick.value = "t4-e3"
+    assert replay.view.board.redraws == before + 1
+    assert replay.view.hl.fire_group == ["M2", "A3", "E3"]
+    assert replay.state.board.label(replay.view.hl.target) == "4d"
+
+
+def test_the_odds_table_lists_every_modifier_with_its_rule():
+    g = start("figure6-fire-combat")
+    html = odds_table(g, g.board.hex_at("5d"), ["F2", "A2"])
+    odds = fire_odds(g, g.board.hex_at("5d"), ["F2", "A2"])
+    for a in odds.attacks:
+        for m in a.modifiers:
+            assert m.reason.replace("'", "&#x27;") in html
+    assert f"Chance to pin 5d: {float(odds.pin):.0%}" in html
+
+
+def test_the_odds_table_shows_the_engines_refusal():
+    g = start("figure6-fire-combat")
+    html = odds_table(g, g.board.hex_at("5d"), ["A2", "F1", "F2"])  # F1 is spent
+    assert "The engine refuses this shot" in html and "spent" in html
+
+
+def test_what_if_moves_a_platoon_and_asks_again():
+    g = start("figure6-fire-combat")
+    w = OddsWhatIf(g, target="5d", firers=["F2", "A2"], mover="A2")
+    assert w.where.value == "3c" and "44%" in w.out.value  # 4/9
+    w.where.value = "2b"
+    assert "56%" in w.out.value  # hatches open, no woods beside the line
+    assert g.units["A2"].hex == g.board.hex_at("3c")  # the lesson's position is untouched
+    w.where.value = "2c"
+    assert "blocked by 4d" in w.out.value
+
+
+def test_the_log_table_follows_the_live_game():
+    app = solitaire_app(seed=3)
+    log = LogTable(app, rows=5)
+    first = log.out.value
+    assert log.refresh() >= 1
+    from classroom.combined_arms import EndPhase
+
+    app.act(EndPhase("player"))
+    log.refresh()
+    assert log.out.value != first and "<td>" in log.out.value
+
+
+@pytest.mark.parametrize(
+    ("shot", "mods"),
+    [
+        (Shot("D1", 2), ["range 2"]),
+        (Shot("D1", 2, wood_beside_line=True), ["line of fire partly blocked", "range 2"]),
+        (Shot("M1", 4), ["range 4 (MMG"]),
+        (Shot("A1", 3), ["armour not within 2 hexes", "range 3"]),
+        (Shot("D1", 2, revealed=False), ["target unrevealed", "range 2"]),
+        (Shot("D1", 2, neighbour="D2", revealed=False), ["range 2"]),
+        (Shot("D1", 2, neighbour="E1"), ["E1 (not of the firer's company)", "range 2"]),
+    ],
+)
+def test_each_slider_changes_the_engines_modifiers(shot, mods):
+    state, _ = shot_position(shot)
+    target = state.board.hex_at("6f")
+    (attack,) = fire_odds(state, target, [shot.firer]).attacks
+    reasons = [m.reason for m in attack.modifiers]
+    assert len(reasons) == len(mods)
+    for want, got in zip(mods, reasons, strict=True):
+        assert got.startswith(want)
+
+
+def test_the_builder_shows_the_shot_and_says_when_no_wood_fits():
+    b = ShotBuilder()
+    b.distance.value = 4
+    b.wood.value = True
+    assert "partly blocked" in b.out.value and b.note.value.count("hex centres") == 0
+    b.distance.value = 3
+    assert "hex centres" in b.note.value  # no line of length 3 runs along a hexside here
+    b.distance.value = 1
+    b.wood.value = False
+    assert b.odds.all_adjacent and "break the platoon" in b.out.value  # adjacent: break odds too
+
+
+# --- the defender's mind ---------------------------------------------------------------------
+
+
+def test_the_defender_lab_lists_posts_in_the_engines_order():
+    from classroom.combined_arms import enemy
+
+    lab = DefenderLab()
+    assert [lab.state.board.label(h) for h in lab.order] == ["4e", "6a"]  # Figure 7
+    assert lab.order == enemy.activation_order(lab.state)
+    assert "Post #1 of 2: 4e" in lab.panel.value
+    lab.click(lab.order[1])
+    assert "Post #2 of 2: 6a" in lab.panel.value
+
+
+def test_the_defender_lab_shows_the_engines_payoffs_and_cluster():
+    from classroom.combined_arms import enemy
+
+    lab = DefenderLab()
+    lab.position.value = "figure6-fire-combat"
+    h = lab.order[0]
+    best, winners, pay = enemy.best_clusters(lab.state, h)
+    for x, p in pay.items():
+        assert f"<td>{lab.state.board.label(x)}</td>" in lab.panel.value
+        assert lab.view.hl.note_hexes[x] == str(p.payoff)  # the payoff drawn on the hex
+    assert f"(total {best})" in lab.panel.value
+
+
+def test_reveal_lines_say_whether_a_test_comes_and_its_chance():
+    from classroom.combined_arms.odds import reveal_odds
+
+    lab = DefenderLab()
+    s, farm = lab.state, lab.order[0]
+    lines = reveal_lines(s, farm)
+    chance = reveal_odds(s, farm)["platoon"].probability
+    assert lines[0].startswith("Platoon: tested on activation (your platoons are adjacent)")
+    assert f"({chance})" in lines[0]
+
+
+def test_playing_the_phase_shows_the_engines_log_and_leaves_the_lesson_position():
+    lab = DefenderLab()
+    before = len(lab.state.events)
+    lines = lab.play()
+    assert any(x.startswith("reveal test for the platoon in 4e") for x in lines)
+    assert any(x.startswith("enemy mortars: rolls") for x in lines)
+    assert len(lab.state.events) == before  # the copy played, not the lesson's state
+    lab.seed.value = 2
+    lab.play()
+    assert "dice seed 2" in lab.result.value
+
+
+# --- playing as a team -------------------------------------------------------------------------
+
+
+def test_the_guided_turn_refuses_the_wrong_seats_and_accepts_the_right_ones():
+    g = GuidedTurn(seed=7)
+    results = [g.next() for _ in FIRST_TURN]
+    refused = [i for i, r in enumerate(results) if r is not None]
+    assert refused == [0, 4]  # D moving the tanks, D ending the phase
+    assert "not commanded by seat 'D'" in results[0]
+    assert "only the overall commander ends a phase" in results[4]
+    assert g.game.turn == 2 and g.game.phase == "friendly_move"
+    assert {"A1", "D1", "E1"} <= {u.id for u in g.game.on_board()}
+    assert "The first turn is over" in g.card.value
+    g.reset()
+    assert g.done == 0 and g.game.turn == 1 and not g.lines
+
+
+def test_the_joint_fire_position_lets_d_and_the_armour_fire_together():
+    from classroom.combined_arms import DeclareFire, apply, check
+    from classroom.sessions.roles import layout_for
+
+    s = joint_fire_position(layout_for(5).specs())
+    t = s.board.hex_at("6f")
+    apply(s, DeclareFire("D", t, ("D1",), resolve=False))
+    assert check(s, DeclareFire("armour", t, ("A1",), resolve=False)) is None
+    assert "may not engage" in str(check(s, DeclareFire("E", t, ("E1",), resolve=False)))
