@@ -209,8 +209,8 @@ def old_rules_field(m: HexMap, sit: Situation, settings: SupplySettings) -> dict
     d_full = bfs(w, list(rail_net), lambda h: carries_full(h) or h in rail_net, limit=2 * r)
     full = {h for h, d in d_full.items() if d <= reach[h]}
 
-    def normal_ok(h: Hex) -> bool:
-        return friendly(h) and TERRAIN_RULES[w.terrain[h]].old_net == OldNet.NORMAL
+    def normal_ok(h: Hex) -> bool:  # open, cropland, or what carries the full net past its radius
+        return (friendly(h) and TERRAIN_RULES[w.terrain[h]].old_net == OldNet.NORMAL) or carries_full(h)
 
     normal = set(bfs(w, list(full), lambda h: normal_ok(h) or h in full)) - full
     d_lim = bfs(w, list(full | normal), open_loc, limit=2 * r)
