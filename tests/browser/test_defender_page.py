@@ -1,8 +1,9 @@
 """A learner commands the defenders against the attacker bot, in Chromium (CA p.7).
 
-The page is opened under Voilà, a deployment is suggested and deployed, and every enemy
-phase's choice is answered by clicking until the score is shown. Each click waits for
-the page to change (the kernel's answer), never for a fixed time.
+The page is opened under ``hexclass serve``, a deployment is suggested and deployed, and
+every enemy phase's choice is answered by clicking until the score is shown. Each click
+waits for the kernel to report idle after handling it (the page's template counts the
+kernel's idle messages), so the next button is looked up only once the page is rebuilt.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import wait_for_widgets
+from tests.browser.conftest import kernel_idle_count, wait_for_kernel_idle, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +25,16 @@ def body(page) -> str:
 
 
 def click_and_wait(page, locator) -> None:
-    before = body(page)
+    """Click, then wait until the kernel has handled the click and gone idle again."""
+    wait_for_kernel_idle(page, TIMEOUT)
+    before = kernel_idle_count(page)
     locator.click()
-    page.wait_for_function("t => document.body.innerText !== t", arg=before, timeout=TIMEOUT)
+    wait_for_kernel_idle(page, TIMEOUT, after=before)
 
 
-def test_deploy_and_play_a_whole_game_as_the_defender(voila, page, artifacts):
+def test_deploy_and_play_a_whole_game_as_the_defender(hexclass_server, page, artifacts):
     page.set_viewport_size({"width": 1366, "height": 900})
-    page.goto(voila.url("classroom/pages/defender.ipynb?seed=12&bot=bold"), timeout=TIMEOUT)
+    page.goto(hexclass_server.url("classroom/pages/defender.ipynb?seed=12&bot=bold"), timeout=TIMEOUT)
     wait_for_widgets(page)
     page.get_by_text("real platoons and").first.wait_for(timeout=TIMEOUT)
     deploy = page.get_by_role("button", name="Deploy in secret")
