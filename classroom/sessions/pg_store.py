@@ -240,6 +240,58 @@ def masked_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
+def connect_reason(url: str) -> str:
+    """Why a connection to ``url`` fails (the server's own words), as ": ..."; "" if it works.
+
+    The pool only says that it timed out; one direct attempt tells a missing database,
+    a refused login or an unreachable host apart."""
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+    except psycopg.Error as exc:
+        return ": " + " ".join(str(exc).split()).replace(url, masked_url(url))
+    return ""
+
+
+def _store_fault_kind(exc: psycopg.Error) -> bool:
+    """A refusal that retrying will not cure: the store itself cannot be used as asked.
+
+    Anything else (a lost connection, a server starting up, a lock wait) keeps its own
+    type, for the callers that retry or refuse BUSY."""
+    errors = psycopg.errors
+    return isinstance(
+        exc,
+        errors.ReadOnlySqlTransaction
+        | errors.InsufficientPrivilege
+        | errors.DiskFull
+        | errors.UndefinedTable
+        | errors.UndefinedColumn,
+    )
+
+
+def pg_fault(exc: psycopg.Error, path: str) -> StoreError:
+    """A PostgreSQL refusal in plain words with the store's (password-masked) URL, as
+    :func:`.sqlite_store.store_fault` does for a file; the server's text stays at the end."""
+    errors = psycopg.errors
+    if isinstance(exc, errors.ReadOnlySqlTransaction):
+        what = (
+            "is read-only (a standby server, or a database set read-only); nothing was "
+            "changed. Point --store at the primary server"
+        )
+    elif isinstance(exc, errors.InsufficientPrivilege):
+        what = (
+            "refused this database user the rights hexclass needs; nothing was changed. "
+            "Grant the user its rights on the schema, or connect as another user"
+        )
+    elif isinstance(exc, errors.DiskFull):
+        what = "cannot grow: the database server's disk is full; nothing was changed"
+    elif isinstance(exc, errors.UndefinedTable | errors.UndefinedColumn):
+        what = "does not hold the tables of this hexclass version; nothing was read from it"
+    else:
+        what = "could not be used"
+    text = " ".join(str(exc).split())
+    return StoreError(f"the class store {path} {what} [{type(exc).__name__}: {text}]")
+
+
 # --- one pool and one listener per process and URL ------------------------------------------
 
 
@@ -277,6 +329,7 @@ class _Backend:
             self.pool.close(timeout=1)
             raise StoreUnavailable(
                 f"cannot connect to PostgreSQL at {masked_url(url)} within {POOL_TIMEOUT:.0f} s"
+                f"{connect_reason(url)}"
             ) from None
         self._thread: threading.Thread | None = None
         if listen:
@@ -488,6 +541,10 @@ class PostgresStore(ClassStore):
             raise StoreUnavailable(
                 f"no connection to PostgreSQL at {self.path} within {POOL_TIMEOUT:.0f} s"
             ) from None
+        except psycopg.Error as exc:
+            if not _store_fault_kind(exc):
+                raise  # lost connections and lock waits: the callers retry or refuse BUSY
+            raise pg_fault(exc, self.path) from exc
 
     def _read(self, query: str, params: tuple = (), one: bool = False):
         """One statement; a connection that turns out broken is replaced and tried once more."""

@@ -203,7 +203,14 @@ def test_a_stopped_server_gives_typed_refusals_then_everything_resumes(own_serve
         while s.connection_state() != "connected":
             assert time.monotonic() < deadline, "never reconnected"
             time.sleep(0.05)
-        assert s.submit(g, 0, "support", EndPhase("support")).ok  # nothing half-done before
+        # The listener is back; the pool may still be waiting out its reconnect backoff,
+        # during which a submit is refused BUSY (as a page shows it): retry, as pages do.
+        r = s.submit(g, 0, "support", EndPhase("support"))
+        while not r.ok and r.kind is Refusal.BUSY:
+            assert time.monotonic() < deadline + 30, f"orders still refused: {r.message}"
+            time.sleep(0.2)
+            r = s.submit(g, 0, "support", EndPhase("support"))
+        assert r.ok, r  # version 0 still current: nothing was half-done while it was down
         f.poll()
         assert f.version == 1 and s.actions(g)[0].seat == "support"
         f.close()

@@ -139,3 +139,50 @@ def test_the_new_class_form_on_a_read_only_store_says_so(tmp_path):
     form.create_button.click()
     assert "No class was created" in form.notice.value and "read-only" in form.notice.value
     s.close()
+
+
+# --- the PostgreSQL store: the same plain words, with the (masked) URL ------------------------
+
+
+def _with_option(url: str, option: str) -> str:
+    """``url`` with one more server setting in libpq's ``options`` (space separated)."""
+    return url + "%20-c" + option.replace("=", "%3D")
+
+
+def test_a_read_only_postgresql_store_says_so_and_changes_nothing(pg_url):
+    from classroom.sessions.pg_store import PostgresStore
+
+    s = PostgresStore(pg_url)
+    made = create_class(s, teams=1, seed=3)
+    game = made.teams[0].game_id
+    ro = PostgresStore(_with_option(pg_url, "default_transaction_read_only=on"))
+    try:
+        with pytest.raises(StoreError, match="is read-only") as err:
+            create_class(ro, teams=1, seed=4)
+        assert "postgresql://" in str(err.value) and "ReadOnlySqlTransaction" in str(err.value)
+        with pytest.raises(StoreError, match="is read-only"):
+            ro.submit(game, 0, "support", EndPhase("support"))
+        assert len(s.classes()) == 1 and s.version(game) == 0  # nothing half-written
+        assert ro.version(game) == 0  # and reading still works
+    finally:
+        ro.close()
+        s.close()
+
+
+def test_a_missing_postgresql_database_is_named(pg_server):
+    from classroom.sessions.pg_store import PostgresStore, StoreUnavailable
+
+    with pytest.raises(StoreUnavailable, match='database "no_such_class" does not exist'):
+        PostgresStore(pg_server.url("no_such_class"))
+
+
+def test_class_new_on_a_read_only_postgresql_store_ends_in_a_sentence(pg_url):
+    url = _with_option(pg_url, "default_transaction_read_only=on")
+    run = subprocess.run(
+        [sys.executable, "-m", "classroom.cli", "class", "new", "--teams", "1", "--store", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0 and "Traceback" not in run.stderr, run.stderr
+    assert "is read-only" in run.stderr and "nothing was changed" in run.stderr
