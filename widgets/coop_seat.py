@@ -100,6 +100,7 @@ class SeatApp:
         label = f"Team {session.team} — {seat.title}"
         self.app = GameApp(self.game, seat=session.seat, seat_label=label, solitaire=False)
         self.app.seat_titles = {s.name: short_title(s.title) for s in session.layout.seats}
+        self._shown_version = -1  # the game version the team panel last showed
         self._ready_sync = False  # set while the page moves the ready toggle itself
         self._ready_key = None  # (turn, phase) the ready toggle belongs to
         self._revision = None  # the game row's revision at the last poll
@@ -197,9 +198,10 @@ class SeatApp:
         revision = self.game.follower.info.revision
         took = revision != self._revision and self._check_holder()
         self._revision = revision  # a take-over bumps the revision and changes nothing else
-        if not upd and not took:
+        own_move = self.game.follower.version != self._shown_version  # this page's order
+        if not upd and not took and not own_move:
             return False
-        if upd.board_changed:
+        if upd and upd.board_changed:
             self.app.external_update(upd.events)
         self.refresh_team()
         return True
@@ -284,8 +286,12 @@ class SeatApp:
             banner = '<div class="hx-msg-bad">The instructor has paused the game.</div>'
         elif status == "ended":
             banner = '<div class="hx-msg-bad">The game has ended.</div>'
+        self._shown_version = self.game.follower.version
         self.header.value = (
-            f'<div class="hx-panel"><b>Team {self.session.team}</b> — you are '
+            # data-version: how many actions this page has drawn (public: the log's
+            # length), a readiness mark for tests and tools, never a secret
+            f'<div class="hx-panel" data-version="{self._shown_version}">'
+            f"<b>Team {self.session.team}</b> — you are "
             f'<b style="color:{self.session.info.colour}">{html.escape(self.session.info.title)}</b> '
             f"({', '.join(sorted(self.session.info.units)) or 'no platoons'}). "
             f"Team: {' · '.join(people)}{banner}</div>"

@@ -72,10 +72,26 @@ def free_entries(state, seat, taken):
     ]
 
 
+def wait_version(pg, version: int, timeout=60_000) -> None:
+    """Wait until the seat page has drawn the game at ``version`` (its team panel's mark).
+
+    A teammate's move arriving later would write "Team: ..." over this page's message line,
+    so a test waits for the page to catch up before it reads that line."""
+    pg.wait_for_function(
+        "(v) => { const e = document.querySelector('.hexclass-seat [data-version]');"
+        " return !!e && Number(e.getAttribute('data-version')) >= v; }",
+        arg=version,
+        timeout=timeout,
+        polling=50,
+    )
+
+
 def both_at_once(pages, follower, first, second):
     """Select on two pages, then click both target hexes back to back (same version)."""
     state = fresh(follower)
     version = follower.version
+    for seat, _unit in (first, second):
+        wait_version(pages[seat], version)
     taken: set = set()
     orders = {}
     for seat, unit in (first, second):
@@ -87,8 +103,13 @@ def both_at_once(pages, follower, first, second):
     for seat, a in orders.items():  # no wait in between: both pages drew at `version`
         click_hex(pages[seat], a.to)
     for seat, a in orders.items():
-        wait_message(pages[seat], re.escape(f"{a.unit} enters at {state.label(a.to)}"))
-        assert "board changed" not in pages[seat].locator(".hx-message").first.inner_text()
+        # both orders in: each page has drawn both moves; its message line shows its own
+        # move or, if the teammate's arrived after it, that one ("Team: ..."), never a refusal
+        wait_version(pages[seat], version + 2)
+        line = pages[seat].locator(".hx-message").first.inner_text()
+        own = f"{a.unit} enters at {state.label(a.to)}"
+        assert own in line or line.startswith("Team:"), line
+        assert "board changed" not in line
     fresh(follower)
     assert follower.version == version + 2
     for a in orders.values():
