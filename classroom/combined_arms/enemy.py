@@ -462,16 +462,21 @@ def activate(state, h: Hex) -> list[tuple]:
     post = state.enemy.get(h)
     if post is None:
         return []
-    if not post.fresh:
-        post.fresh = True
-        state.log(
-            "enemy", f"{state.label(h)}: spent counters become fresh instead of firing", hex=h
-        )
+    if recovers_instead_of_firing(state, h, post):
         return []
     if post.platoon != REAL:
         return []
     fire_on_armour(state, h, post)
     return choose_infantry_target(state, h)
+
+
+def recovers_instead_of_firing(state, h: Hex, post) -> bool:
+    """A spent post spends its activation turning fresh (CA "Enemy Decisions")."""
+    if post.fresh:
+        return False
+    post.fresh = True
+    state.log("enemy", f"{state.label(h)}: spent counters become fresh instead of firing", hex=h)
+    return True
 
 
 def _activate_for_defender(state, h: Hex) -> list[tuple]:
@@ -483,11 +488,7 @@ def _activate_for_defender(state, h: Hex) -> list[tuple]:
     post = state.enemy.get(h)
     if post is None:
         return []
-    if not post.fresh:
-        post.fresh = True
-        state.log(
-            "enemy", f"{state.label(h)}: spent counters become fresh instead of firing", hex=h
-        )
+    if recovers_instead_of_firing(state, h, post):
         return []
     if post.platoon != REAL:
         return []
