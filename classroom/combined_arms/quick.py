@@ -158,6 +158,48 @@ class Sight:
         self._pins: dict[tuple, int] = {}
         self._hatches: dict[Hex, bool] = {}
         self._crests = board.crest_set
+        self._old: Sight | None = None
+        em = state.enemy_mortar
+        self._enemy = (
+            tuple((h, p.platoon) for h, p in state.enemy.items()),
+            None if em is None else em.hex,
+        )
+
+    def keep_from(self, old: Sight) -> None:
+        """Reuse ``old``'s answers that nothing since has changed, as they are asked for.
+
+        For the same game state after moves that changed neither the terrain and
+        smoke nor the enemy counters and mortar target, a pin reads nothing else but
+        who is next to the target and the rifles standing on the line of fire (they
+        block it unless either end is a crest): an old answer is taken over when
+        the target's neighbours are as they were and no rifle came onto or left the
+        line (see :meth:`_pin`).
+        """
+        if old.state is not self.state or old.terrain != self.terrain or old._enemy != self._enemy:
+            return
+        self._old = old
+        old._old = None  # one step back only: the old Sight is done with
+        self._moved = old.rifles ^ self.rifles
+        self._same_target = {}
+
+    def _inherited(self, key: tuple) -> int | None:
+        """The answer ``keep_from`` may take over for ``key``, if any."""
+        old = self._old
+        faces = old._pins.get(key)
+        if faces is None:
+            return None
+        _, h, target = key
+        same = self._same_target.get(target)
+        if same is None:
+            same = self._same_target[target] = old._adjacent.get(target) == self.adjacent(target)
+        if not same:
+            return None
+        moved = self._moved
+        if moved and h not in self._crests and target not in self._crests:
+            through, along = lines.pair_masks(h, target)
+            if (through | along) & moved:
+                return None
+        return faces
 
     def adjacent(self, target: Hex) -> tuple[bool, frozenset]:
         """(any of your platoons next to ``target``, companies of rifles next to it)."""
@@ -186,7 +228,11 @@ class Sight:
         key = (kind, h, target)
         faces = self._pins.get(key)
         if faces is None:
-            faces = self._pins[key] = self._pin(kind, h, target)
+            if self._old is not None:
+                faces = self._inherited(key)
+            if faces is None:
+                faces = self._pin(kind, h, target)
+            self._pins[key] = faces
         return faces
 
     def pin_after_closing(self, unit_id: str, h: Hex, target: Hex, company: str) -> int:

@@ -15,6 +15,7 @@ from classroom.hexgrid import Hex
 
 from .. import enemy, fire, lines
 from ..board import DIST
+from ..lines import MAX_RANGE
 from ..quick import (
     Sight,
     armour_risk,
@@ -75,6 +76,9 @@ class _Turn:
     hit_tables: dict[Hex, dict[Hex, int]] = field(default_factory=dict)
     crossfire: dict[Hex, float] = field(default_factory=dict)
     done: set[str] = field(default_factory=set)
+    # per hex, the posts (index in ``posts``, hex, faces, adjacent) that can hit it: read
+    # from the hit tables and kept while the terrain, smoke and posts stay as they are
+    raw: dict[Hex, list[tuple[int, Hex, int, bool]]] = field(default_factory=dict)
 
 
 class Assessment:
@@ -92,7 +96,10 @@ class Assessment:
             self._sight_key = key
             signature = _sight_signature(state)
             if signature != self._sight_signature or self._sight_now is None:
-                self._sight_signature, self._sight_now = signature, Sight(state)
+                sight = Sight(state)
+                if self._sight_now is not None:
+                    sight.keep_from(self._sight_now)
+                self._sight_signature, self._sight_now = signature, sight
         return self._sight_now
 
     def _exposure(self, state: GameState, t: _Turn, h: Hex) -> list[tuple[Hex, float]]:
@@ -100,16 +107,13 @@ class Assessment:
         got = t.exposure.get(h)
         if got is not None:
             return got
+        raw = t.raw.get(h)
+        if raw is None:
+            raw = t.raw[h] = _raw_exposure(state, t, h)
         out = []
-        tables = t.hit_tables
-        for ph, post, p_real in t.posts:
-            table = tables[ph]
-            c = table.get(h)
-            if c is None:
-                c = enemy.hit_chances(state, ph, h, table)
-            if not c:
-                continue
-            adj = DIST[ph][h] == 1
+        posts = t.posts
+        for k, ph, c, adj in raw:
+            _, post, p_real = posts[k]
             act = 1.0 if post.platoon == REAL else p_real * (1.0 if adj or c >= 3 else 0.4)
             out.append((ph, act * c / 6 * (2 if adj else 1)))
         t.exposure[h] = out
@@ -128,10 +132,14 @@ class Assessment:
         """Rough chance each post is pinned this fire phase by MMGs, armour and mortars."""
         firers = [u for u in state.on_board() if u.fresh and not u.is_rifle]
         weights = {}
+        crowds = [(DIST[x], len(ids)) for x, ids in state.at.items()]
         for h, post in state.enemy.items():
             if post.platoon is None:
                 continue
-            near = sum(len(ids) for x, ids in state.at.items() if DIST[x][h] <= 3)
+            near = 0
+            for row, n in crowds:
+                if row[h] <= 3:
+                    near += n
             weights[h] = reveal_chance(state, h) * (1 + near)
         sight = self._sight(state)
         faces = {u.id: {h: sight.pin(u.id, u.hex, h) for h in weights} for u in firers}
@@ -164,19 +172,24 @@ class Assessment:
         on the facing and on whether a rifle platoon shares the hex (the close
         assault's -1), so it is kept across actions and turns until a counter changes.
         """
+        cache = self._risk_table(state)
+        ids = state.at.get(h)
+        k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids))
+        got = cache.get(k)
+        if got is None:
+            probe = Platoon(uid, BOARD, h, True, facing)
+            got = cache[k] = armour_risk(state, probe, only)
+        return got
+
+    def _risk_table(self, state) -> dict[tuple, float]:
+        """The remembered :func:`armour_risk` answers, emptied when the enemy changes."""
         version = (id(state), len(state.actions), len(state.events))
         if version != self._risk_version:
             self._risk_version = version
             key = _enemy_signature(state)
             if key != self._risk_key:
                 self._risk_key, self._risk_cache = key, {}
-        ids = state.at.get(h)
-        k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids))
-        got = self._risk_cache.get(k)
-        if got is None:
-            probe = Platoon(uid, BOARD, h, True, facing)
-            got = self._risk_cache[k] = armour_risk(state, probe, only)
-        return got
+        return self._risk_cache
 
     def _threat(self, state: GameState, h: Hex) -> float:
         """Score points the enemy post in ``h`` is likely to cost you if left fresh."""
@@ -215,22 +228,56 @@ class Assessment:
                 c = enemy.hit_chances(state, h, x, table)
             if not c:
                 continue
-            n = sum(1 for i in ids if i[0] != "A")
+            n = 0
+            for i in ids:
+                if i[0] != "A":
+                    n += 1
             if n:
                 adjacent = near[x] == 1
                 inf = max(inf, n * c / 6 * (2 if adjacent else 1))
                 pay[x] = 2 * n * c * (3 if adjacent else 1)
         arm = 0.0
+        risks = self._risk_table(state)  # as _armour_risk(state, a.id, a.hex, a.facing, only=h)
+        at = state.at
         for a in state.units.values():
             if a.id[0] == "A" and a.where == BOARD:
-                arm = max(arm, self._armour_risk(state, a.id, a.hex, a.facing, only=h))
+                ids = at.get(a.hex)
+                k = (a.hex, a.facing, h, bool(ids) and any(x[0] in "DEF" for x in ids))
+                risk = risks.get(k)
+                if risk is None:
+                    probe = Platoon(a.id, BOARD, a.hex, True, a.facing)
+                    risk = risks[k] = armour_risk(state, probe, h)
+                arm = max(arm, risk)
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
         adjacent = enemy.adjacent_to_friends(state, h)
-        payoff = best_cluster_total(pay)  # = cluster_payoff(state, h)
-        trigger = 1.0 if adjacent or payoff >= enemy.PAYOFF_REVEAL else 0.15
+        # the cluster payoff (= cluster_payoff(state, h)) counts only when not adjacent
+        trigger = 1.0 if adjacent or best_cluster_total(pay) >= enemy.PAYOFF_REVEAL else 0.15
         return value * reveal_chance(state, h) * trigger
+
+
+def _raw_exposure(state: GameState, t: _Turn, h: Hex, lazy: bool = False):
+    """(index in ``t.posts``, post hex, faces, adjacent) of each post with a shot at ``h``.
+
+    A list; or with ``lazy`` the same entries one at a time, for a caller that may stop.
+    """
+    gen = _raw_entries(state, t, h)
+    return gen if lazy else list(gen)
+
+
+def _raw_entries(state: GameState, t: _Turn, h: Hex):
+    tables = t.hit_tables
+    row = DIST[h]
+    for k, (ph, _, _) in enumerate(t.posts):
+        if row[ph] > MAX_RANGE:
+            continue  # out of range: no shot (CA "Enemy Fire"), as the hit table says
+        table = tables[ph]
+        c = table.get(h)
+        if c is None:
+            c = enemy.hit_chances(state, ph, h, table)
+        if c:
+            yield k, ph, c, row[ph] == 1
 
 
 def _sight_signature(state: GameState) -> tuple:
@@ -276,20 +323,29 @@ def _greedy_groups(
     free = list(firers)
     while free:
         best = None
+        # group_pin of each hex's group so far, by its chance of no pin: adding a firer
+        # with f faces multiplies that by (1 - f / 6), just as group_pin would
+        miss = {}
+        for h in threats:
+            m = 1.0
+            for g in plan.get(h, ()):
+                m *= 1 - faces[g.id][h] / 6
+            miss[h] = m
         for u in free:
+            mine = faces[u.id]
             for h, t in threats.items():
-                f = faces[u.id].get(h, 0)
+                f = mine.get(h, 0)
                 if not f:
                     continue
-                group = plan.get(h, [])
                 cost = 0.0
                 if u.is_rifle:
+                    group = plan.get(h, [])
                     c = rifle_cost(t) if rifle_cost else None
                     if c is None or fire.company_problem([*group, u]) is not None:
                         continue
                     cost = c
-                before = [faces[g.id][h] for g in group]
-                gain = t * (group_pin([*before, f]) - group_pin(before)) - cost
+                m = miss[h]
+                gain = t * ((1 - m * (1 - f / 6)) - (1 - m)) - cost
                 if gain > min_gain and (best is None or gain > best[0]):
                     best = (gain, u, h)
         if best is None:

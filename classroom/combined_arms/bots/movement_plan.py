@@ -5,11 +5,12 @@ path fields through cover, and each platoon's move (rifles, MMGs, armour, exploi
 from __future__ import annotations
 
 import heapq
+import math
 
 from classroom import hexgrid as hg
 from classroom.hexgrid import Hex
 
-from .. import enemy, lines, mortars
+from .. import enemy, lines, mortars, movement
 from ..actions import (
     EndGame,
     EndPhase,
@@ -19,6 +20,7 @@ from ..engine import check
 from ..intent import action_for
 from ..lines import MAX_RANGE
 from ..quick import (
+    armour_risk,
     can_exploit_now,
     reveal_chance,
 )
@@ -37,7 +39,6 @@ from .assessment import (
     CLOSE,
     EXPLOIT,
     HOLD,
-    _approach_steps,
     _armour_destinations,
     _assault_hexes,
     _centre_offset,
@@ -45,13 +46,33 @@ from .assessment import (
     _company_alive,
     _enemy_signature,
     _move_order,
+    _raw_exposure,
     _Turn,
 )
 from .base import ENEMY_EDGE_ROW, state_seat
 
 
+class _Later:
+    """A candidate move whose action is built only once it is chosen."""
+
+    __slots__ = ("verb",)
+
+    def __init__(self, verb: str):
+        self.verb = verb
+
+
+_LATER = {"enter": _Later("enter"), "move": _Later("move")}
+
+
 class MovementPlan:
     """The move phase of the steady policy (a mixin; see :class:`.steady.SteadyPolicy`)."""
+
+    # caches of this module, set on the instance when first filled
+    _raw_key: tuple | None = None
+    _raw: dict = {}
+    _spots_key: tuple | None = None
+    _spots_turn: _Turn | None = None
+    _spots: dict = {}
 
     # --- move phase ------------------------------------------------------------------------
     def _move_action(self, state: GameState, seat: str):
@@ -86,6 +107,12 @@ class MovementPlan:
         if signature != self._exposure_key:
             self._exposure_key, self._exposures = signature, ({}, {})
         t.exposure, t.crossfire = self._exposures
+        # which posts can hit each hex reads only the terrain, the smoke and where the
+        # posts are: kept until one of those changes (a reveal does not)
+        raw_key = (state.board, lines.terrain_mask(state), tuple(h for h, _, _ in t.posts))
+        if raw_key != self._raw_key:
+            self._raw_key, self._raw = raw_key, {}
+        t.raw = self._raw
         self._step_costs(state, t)
         self._choose_objectives(state, t)
         self._turn = t
@@ -274,10 +301,66 @@ class MovementPlan:
                 best, best_cost = h, cost
         return best
 
+    def _crossfire(self, state: GameState, t: _Turn, h: Hex, spots: list[Hex]) -> float:
+        """The least expected losses from posts other than ``h`` at any of the spots.
+
+        Exact whenever it is at most ``max_crossfire`` (above that only the fact
+        counts): a spot's sum is given up as soon as it passes that limit or the
+        least so far, since every term is a loss and so never negative.
+        """
+        limit = self.w.max_crossfire
+        best = None
+        for a in spots:
+            got = t.exposure.get(a)
+            if got is not None:
+                total = sum(v for ph, v in got if ph != h)
+            else:
+                bound = limit if best is None or limit < best else best
+                total = self._crossfire_at(state, t, a, h, bound + 1e-9)
+                if total is None:
+                    continue  # more than the limit or the best so far
+            if best is None or total < best:
+                best = total
+        return math.inf if best is None else best
+
+    def _crossfire_at(self, state: GameState, t: _Turn, a: Hex, h: Hex, bound: float):
+        """``sum(v for ph, v in self._exposure(state, t, a) if ph != h)``, or None past ``bound``."""
+        raw = t.raw.get(a)
+        if raw is None:
+            raw = _raw_exposure(state, t, a, lazy=True)
+        posts = t.posts
+        values = []
+        running = 0.0
+        for k, ph, c, adj in raw:
+            if ph == h:
+                continue
+            _, post, p_real = posts[k]
+            act = 1.0 if post.platoon == REAL else p_real * (1.0 if adj or c >= 3 else 0.4)
+            v = act * c / 6 * (2 if adj else 1)
+            values.append(v)
+            running += v
+            if running > bound:
+                return None
+        return sum(values)
+
+    @staticmethod
+    def _steps_to(starts: list, spots: list[Hex]) -> int:
+        """The fewest :func:`_approach_steps` from any start to any of the spots."""
+        steps = None
+        for s in starts:
+            if s is None:
+                m = min(a[1] for a in spots) + 1
+            else:
+                row = DIST[s]
+                m = min(row[a] for a in spots)
+            if steps is None or m < steps:
+                steps = m
+        return steps
+
     def _objective_cost(self, state: GameState, units: list[Platoon], h: Hex) -> float | None:
         """Turns to reach an assault hex, plus the enemies crowding it; real posts pay more."""
         post = state.enemy[h]
-        spots = _assault_hexes(state, h)
+        spots, centre = self._assault_spots(state, h)
         if not spots:
             return None
         starts = [u.hex if u.on_board else None for u in units if u.where in (BOARD, OFF)]
@@ -286,17 +369,32 @@ class MovementPlan:
         t = self._turn_now
         crossfire = t.crossfire.get(h)
         if crossfire is None:  # the same for every company, kept while the enemy stands still
-            crossfire = t.crossfire[h] = min(
-                sum(v for ph, v in self._exposure(state, t, a) if ph != h) for a in spots
-            )
+            crossfire = t.crossfire[h] = self._crossfire(state, t, h, spots)
         if crossfire > self.w.max_crossfire:
             return None  # other posts would cut the assault group to pieces
-        cost = float(min(_approach_steps(s, a) for s in starts for a in spots))
+        cost = float(self._steps_to(starts, spots))
         if post.platoon == REAL:
             cost -= self.w.real_bonus
         cost += self.w.crossfire * crossfire
-        cost += 0.3 * abs(_centre_offset(state, h))
+        cost += centre
         return cost
+
+    def _assault_spots(self, state: GameState, h: Hex) -> tuple[list[Hex], float]:
+        """:func:`_assault_hexes` of ``h`` and its centre-offset cost, kept while the posts stay."""
+        if self._spots_turn is not self._turn_now:  # the posts stay put while a turn is planned
+            self._spots_turn = self._turn_now
+            key = self._paths_key  # (board, enemy hexes) as of this turn's step costs
+            if key is None or key[0] is not state.board or key[1] != state.enemy.keys():
+                key = (state.board, frozenset(state.enemy))
+            if key is not self._spots_key:
+                self._spots_key, self._spots = key, {}
+        got = self._spots.get(h)
+        if got is None:
+            got = self._spots[h] = (
+                _assault_hexes(state, h),
+                0.3 * abs(_centre_offset(state, h)),
+            )
+        return got
 
     def _company_field(self, state: GameState, t: _Turn, c: str) -> dict[Hex, float]:
         """Path costs to where the company is heading in its mode."""
@@ -436,31 +534,46 @@ class MovementPlan:
             return None
         aim = obj if mode in (CLOSE, ASSAULT) else None
         best, best_score = None, None
+        best_hex = None
         for action, h in options:
             score = self._rifle_score(state, t, u, h, field_, mode, aim)
             if best_score is None or score < best_score - 1e-9:
-                best, best_score = action, score
+                best, best_hex, best_score = action, h, score
+        if isinstance(best, _Later):
+            return action_for(state, seat, u.id, best_hex, verb=best.verb)
         return best
 
     def _rifle_options(self, state: GameState, seat: str, u: Platoon):
-        """Legal (action, hex) pairs; staying put is (None, here), or (None, None) off board."""
+        """Legal (action, hex) pairs; staying put is (None, here), or (None, None) off board.
+
+        :func:`check` asks what every candidate shares (the seat, the phase, the
+        platoon) and then the movement rule for the hex; the first candidate the rule
+        allows is checked whole, and once that passes the rest need only the rule
+        (:func:`~..movement.check_move`, :func:`~..movement.check_enter`).
+        """
         out: list[tuple] = []
         if u.where == OFF:
             out.append((None, None))
             if state.turn > self.w.last_entry:
                 return out
-            for h in state.board.friendly_edge:
-                a = action_for(state, seat, u.id, h, verb="enter")
-                if check(state, a) is None:
-                    out.append((a, h))
+            verb, cands, rule = "enter", state.board.friendly_edge, movement.check_enter
+        elif not u.on_board or not u.fresh:
             return out
-        if not u.on_board or not u.fresh:
-            return out
-        out.append((None, u.hex))
-        for n in state.board.neighbours_on_board[u.hex]:
-            a = action_for(state, seat, u.id, n, verb="move")
-            if check(state, a) is None:
-                out.append((a, n))
+        else:
+            out.append((None, u.hex))
+            verb, cands, rule = "move", state.board.neighbours_on_board[u.hex], movement.check_move
+        shared = None  # does check pass what all the candidates share? (None: not asked yet)
+        for h in cands:
+            if rule(state, u, h, None) is not None:
+                continue  # the rule refuses this hex, so check would too
+            if shared is None:
+                a = action_for(state, seat, u.id, h, verb=verb)
+                shared = check(state, a) is None
+                if not shared:
+                    break
+                out.append((a, h))
+            else:
+                out.append((_LATER[verb], h))  # built only if chosen (see _rifle_move)
         return out
 
     def _rifle_score(self, state, t: _Turn, u: Platoon, h, field_, mode: str, aim) -> float:
@@ -473,7 +586,7 @@ class MovementPlan:
             return min(edge, default=30.0) + 1.0
         score = field_.get(h, 30.0)
         score += w.caution[mode] * self._danger(state, t, h, aim) * (1 + w.loss)
-        if not any(n in state.enemy for n in state.board.neighbours_on_board[h]):
+        if state.enemy.keys().isdisjoint(state.board.neighbours_on_board[h]):
             crowd = sum(1 for x in state.at.get(h, ()) if x[0] != "A" and x != u.id)
             score += w.stack_penalty * crowd
         return score
@@ -494,51 +607,95 @@ class MovementPlan:
         if u.where == OFF:
             if state.turn > self.w.last_entry:
                 return None
-            best, best_value = None, None
-            options = [
-                action_for(state, seat, u.id, h, f, verb)
-                for verb, h, f in _armour_destinations(state, u)
-            ]
+            value = self._armour_values(state, u, aims)
+            best_value = None
         elif u.on_board and u.fresh:
-            best = None
-            best_value = self._armour_value(state, u, u.hex, u.facing, aims, now=True)
-            options = [
-                action_for(state, seat, u.id, h, f, verb)
-                for verb, h, f in _armour_destinations(state, u)
-            ]
+            value = self._armour_values(state, u, aims)
+            best_value = value(u.hex, u.facing, True)
         else:
             return None
-        for a in options:
-            facing = u.facing if a.facing is None else a.facing
-            v = self._armour_value(state, u, a.to, facing, aims, now=False)
+        best = None
+        upper = value.upper if self.w.armour >= 0 else None  # a bound only while risk costs
+        for verb, h, f in _armour_destinations(state, u):
+            if upper is not None and best_value is not None and upper(h) <= best_value + 1e-9:
+                continue  # even with no risk at all no facing here would be better
+            v = value(h, u.facing if f is None else f, False)
             if best_value is None or v > best_value + 1e-9:
-                best, best_value = a, v
-        return best
+                best, best_value = (verb, h, f), v
+        if best is None:
+            return None
+        verb, h, f = best
+        return action_for(state, seat, u.id, h, f, verb)
 
     def _armour_value(self, state, u: Platoon, h: Hex, facing, aims, now: bool) -> float:
         """Covering fire it could give from ``h`` less the risk of ATGs reaching it there."""
+        return self._armour_values(state, u, aims)(h, facing, now)
+
+    def _armour_values(self, state, u: Platoon, aims):
+        """:meth:`_armour_value` of ``u`` as a function of (hex, facing, now) for this state.
+
+        What every hex shares (the Sight, each post's weight, the remembered risks) is
+        looked up once; the fire each hex offers is kept in ``_fire_value``.
+        """
         w = self.w
-        key = (u.id, h)
-        best = self._fire_value.get(key)
-        if best is None:
-            sight = self._sight(state)
-            best = 0.0
-            near = DIST[h]
-            for e, post in state.enemy.items():
-                d = near[e]
-                if post.platoon is None or d > MAX_RANGE or d < w.armour_range:
-                    continue
-                c = sight.pin(u.id, h, e)
-                if c:
-                    weight = (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0)
-                    best = max(best, c / 6 * weight)
-            self._fire_value[key] = best
-        risk = self._armour_risk(state, u.id, h, facing)
-        if u.id in self._exploiters:
-            forward = -self.w.exploit_pull * self._exploit_steps(state, h)
-        else:
-            forward = 0.05 * h[1]
-        return (best if now else 0.8 * best) - w.armour * risk + forward
+        uid = u.id
+        sight = self._sight(state)
+        pin = sight.pin
+        targets = [
+            (e, (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0))
+            for e, post in state.enemy.items()
+            if post.platoon is not None
+        ]
+        lo, hi = w.armour_range, MAX_RANGE
+        fire_value = self._fire_value
+        risks = self._risk_table(state)
+        at = state.at
+        exploiting = uid in self._exploiters
+        pull, harm = w.exploit_pull, w.armour
+
+        def fire(h: Hex) -> float:
+            key = (uid, h)
+            best = fire_value.get(key)
+            if best is None:
+                best = 0.0
+                near = DIST[h]
+                for e, weight in targets:
+                    d = near[e]
+                    if d > hi or d < lo:
+                        continue
+                    c = pin(uid, h, e)
+                    if c:
+                        best = max(best, c / 6 * weight)
+                fire_value[key] = best
+            return best
+
+        forwards: dict[Hex, float] = {}
+
+        def forward_of(h: Hex) -> float:
+            got = forwards.get(h)
+            if got is None:
+                if exploiting:
+                    got = -pull * self._exploit_steps(state, h)
+                else:
+                    got = 0.05 * h[1]
+                forwards[h] = got
+            return got
+
+        def value(h: Hex, facing, now: bool) -> float:
+            best = fire(h)
+            ids = at.get(h)
+            k = (h, facing, None, bool(ids) and any(x[0] in "DEF" for x in ids))
+            risk = risks.get(k)
+            if risk is None:
+                risk = risks[k] = armour_risk(state, Platoon(uid, BOARD, h, True, facing), None)
+            return (best if now else 0.8 * best) - harm * risk + forward_of(h)
+
+        def upper(h: Hex) -> float:
+            """The value of a move to ``h`` were the risk there nil: no facing beats it."""
+            return 0.8 * fire(h) + forward_of(h)
+
+        value.upper = upper
+        return value
 
     def _exploit_steps(self, state: GameState, h: Hex) -> float:
         """Armour's distance from leaving by the enemy edge (the road counts half)."""

@@ -1,0 +1,166 @@
+"""Tune the steady policy's weights with the balance lab's paired games (issue 13).
+
+Random search over :class:`~classroom.combined_arms.bots.SteadyWeights`: every candidate
+plays the same seeds, and is scored by its paired score difference against ``passive``
+(ending after turn 1) on those seeds, so board luck cancels. The best candidates of a
+screening round are re-played on more seeds before one is kept.
+
+Run:  .venv/bin/python benchmarks/tune_steady.py --candidates 200 --seeds 120 \\
+          --confirm 5 --confirm-seeds 600 --jobs 2 --out /tmp/tune.jsonl
+
+Each line of ``--out`` is one candidate: its weights and its paired mean with the
+standard error. The search draws candidates from its own ``random.Random(--rng)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import fields, replace
+
+from classroom.combined_arms import Options
+from classroom.combined_arms.bots import PassivePolicy, SteadyPolicy, SteadyWeights, play_game
+
+# (low, high) for floats, a tuple of choices otherwise
+SPACE: dict[str, object] = {
+    "loss": (0.1, 0.8),
+    "armour": (1.0, 8.0),
+    "open_step": (0.0, 1.0),
+    "near_enemy_step": (0.5, 5.0),
+    "stack_penalty": (0.0, 1.0),
+    "caution_scale": (0.3, 3.0),
+    "active_companies": (1, 2, 3),
+    "max_wait": (0, 1, 2, 3, 4),
+    "close_risk": (0.1, 0.9),
+    "min_cover": (0.0, 0.1),
+    "rifle_cover": (0.2, 2.0),
+    "armour_range": (2, 3, 4, 5),
+    "end_turn": (10, 14, 17, 19, 21),
+    "last_entry": (6, 9, 12, 15),
+    "mortar_shift": (0.2, 0.9),
+    "real_bonus": (0.0, 4.0),
+    "max_crossfire": (0.05, 2.0),
+    "crossfire": (0.5, 6.0),
+    "stop_loss": (1, 2, 3, 99),
+    "mmg_entry": (0.0, 1.0),
+    "mmg_danger": (0.2, 3.0),
+    "exploit_pull": (0.0, 2.0),
+    "end_when_idle": (True, False),
+    "hold_off_board": (True, False),
+}
+
+
+def weights_from(params: dict) -> SteadyWeights:
+    """SteadyWeights from a flat parameter dict (``caution_scale`` scales the caution table)."""
+    p = dict(params)
+    scale = p.pop("caution_scale", 1.0)
+    base = SteadyWeights()
+    names = {f.name for f in fields(SteadyWeights)}
+    w = replace(base, **{k: v for k, v in p.items() if k in names})
+    return replace(w, caution={k: v * scale for k, v in base.caution.items()})
+
+
+def draw(rng: random.Random, around: dict | None = None, spread: float = 1.0) -> dict:
+    """A random candidate, or a perturbation of ``around``."""
+    out = {}
+    for k, dom in SPACE.items():
+        if isinstance(dom, tuple) and len(dom) == 2 and all(isinstance(x, float) for x in dom):
+            lo, hi = dom
+            if around is not None and rng.random() > 0.35:
+                v = around[k] + rng.gauss(0, 0.15 * spread * (hi - lo))
+                out[k] = round(min(hi, max(lo, v)), 3)
+            else:
+                out[k] = round(rng.uniform(lo, hi), 3) if around is None else around[k]
+        else:
+            if around is not None and rng.random() > 0.25:
+                out[k] = around[k]
+            else:
+                out[k] = rng.choice(dom)
+    return out
+
+
+def default_params() -> dict:
+    w = SteadyWeights()
+    d = {k: getattr(w, k) for k in SPACE if k != "caution_scale"}
+    d["caution_scale"] = 1.0
+    return d
+
+
+def _passive(seed: int) -> int:
+    return play_game(seed, PassivePolicy(), Options(auto_decisions=True)).result.total
+
+
+def _one(args) -> tuple[int, int]:
+    params, seed = args
+    g = play_game(seed, SteadyPolicy(None, weights_from(params)), Options(auto_decisions=True))
+    return g.result.total, g.result.turns
+
+
+def evaluate(pool, params: dict, seeds: list[int], base: dict[int, int]) -> dict:
+    res = list(pool.map(_one, [(params, s) for s in seeds], chunksize=8))
+    scores = [r[0] for r in res]
+    diffs = [s - base[k] for s, k in zip(scores, seeds)]
+    return {
+        "params": params,
+        "n": len(seeds),
+        "mean": statistics.fmean(scores),
+        "wins": sum(s >= 20 for s in scores) / len(scores),
+        "paired": statistics.fmean(diffs),
+        "se": statistics.stdev(diffs) / len(diffs) ** 0.5,
+        "turns": statistics.fmean(r[1] for r in res),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--candidates", type=int, default=200)
+    ap.add_argument("--seeds", type=int, default=120)
+    ap.add_argument("--first-seed", type=int, default=100001, help="tuning seeds start here")
+    ap.add_argument("--confirm", type=int, default=5)
+    ap.add_argument("--confirm-seeds", type=int, default=600)
+    ap.add_argument("--local", type=float, default=0.5, help="share of candidates near the best")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rng", type=int, default=13)
+    ap.add_argument("--out", default="tune.jsonl")
+    args = ap.parse_args()
+    rng = random.Random(args.rng)
+    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    confirm = list(range(args.first_seed, args.first_seed + args.confirm_seeds))
+    base = {s: _passive(s) for s in confirm}
+    found = []
+    with ProcessPoolExecutor(args.jobs) as pool, open(args.out, "a") as out:
+        for i in range(args.candidates):
+            if i == 0:
+                params = default_params()
+            elif found and rng.random() < args.local:
+                top = sorted(found, key=lambda r: -r["paired"])[:5]
+                params = draw(rng, rng.choice(top)["params"])
+            else:
+                params = draw(rng)
+            r = evaluate(pool, params, seeds, base)
+            r["round"] = "screen"
+            found.append(r)
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+            print(
+                f"{i:4d} paired {r['paired']:+.2f} ±{r['se']:.2f} mean {r['mean']:.2f} "
+                f"wins {r['wins']:.1%} turns {r['turns']:.1f}",
+                flush=True,
+            )
+        for r in sorted(found, key=lambda r: -r["paired"])[: args.confirm]:
+            c = evaluate(pool, r["params"], confirm, base)
+            c["round"] = "confirm"
+            out.write(json.dumps(c) + "\n")
+            out.flush()
+            print(
+                f"confirm paired {c['paired']:+.2f} ±{c['se']:.2f} mean {c['mean']:.2f} "
+                f"wins {c['wins']:.1%} turns {c['turns']:.1f} {json.dumps(c['params'])}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
