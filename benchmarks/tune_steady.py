@@ -128,8 +128,11 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(args.rng)
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
-    confirm = list(range(args.first_seed, args.first_seed + args.confirm_seeds))
-    base = {s: _passive(s) for s in confirm}
+    # confirmation seeds follow the screening ones: a candidate picked on its screening
+    # luck must not be re-scored on the same games
+    after = args.first_seed + args.seeds
+    confirm = list(range(after, after + args.confirm_seeds))
+    base = {s: _passive(s) for s in seeds + confirm}
     found = []
     with ProcessPoolExecutor(args.jobs) as pool, open(args.out, "a") as out:
         for i in range(args.candidates):
@@ -141,25 +144,22 @@ def main() -> None:
             else:
                 params = draw(rng)
             r = evaluate(pool, params, seeds, base)
-            r["round"] = "screen"
             found.append(r)
-            out.write(json.dumps(r) + "\n")
-            out.flush()
-            print(
-                f"{i:4d} paired {r['paired']:+.2f} ±{r['se']:.2f} mean {r['mean']:.2f} "
-                f"wins {r['wins']:.1%} turns {r['turns']:.1f}",
-                flush=True,
-            )
+            _record(out, r, f"{i:4d}")
         for r in sorted(found, key=lambda r: -r["paired"])[: args.confirm]:
             c = evaluate(pool, r["params"], confirm, base)
-            c["round"] = "confirm"
-            out.write(json.dumps(c) + "\n")
-            out.flush()
-            print(
-                f"confirm paired {c['paired']:+.2f} ±{c['se']:.2f} mean {c['mean']:.2f} "
-                f"wins {c['wins']:.1%} turns {c['turns']:.1f} {json.dumps(c['params'])}",
-                flush=True,
-            )
+            _record(out, c, "confirm", json.dumps(c["params"]))
+
+
+def _record(out, r: dict, label: str, extra: str = "") -> None:
+    """One candidate's line in the JSON-lines file and on the screen."""
+    out.write(json.dumps({**r, "round": label.strip()}) + "\n")
+    out.flush()
+    print(
+        f"{label} paired {r['paired']:+.2f} ±{r['se']:.2f} mean {r['mean']:.2f} "
+        f"wins {r['wins']:.1%} turns {r['turns']:.1f} {extra}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -172,14 +172,7 @@ class Assessment:
         on the facing and on whether a rifle platoon shares the hex (the close
         assault's -1), so it is kept across actions and turns until a counter changes.
         """
-        cache = self._risk_table(state)
-        ids = state.at.get(h)
-        k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids))
-        got = cache.get(k)
-        if got is None:
-            probe = Platoon(uid, BOARD, h, True, facing)
-            got = cache[k] = armour_risk(state, probe, only)
-        return got
+        return cached_risk(state, self._risk_table(state), uid, h, facing, only)
 
     def _risk_table(self, state) -> dict[tuple, float]:
         """The remembered :func:`armour_risk` answers, emptied when the enemy changes."""
@@ -237,17 +230,10 @@ class Assessment:
                 inf = max(inf, n * c / 6 * (2 if adjacent else 1))
                 pay[x] = 2 * n * c * (3 if adjacent else 1)
         arm = 0.0
-        risks = self._risk_table(state)  # as _armour_risk(state, a.id, a.hex, a.facing, only=h)
-        at = state.at
+        risks = self._risk_table(state)
         for a in state.units.values():
             if a.id[0] == "A" and a.where == BOARD:
-                ids = at.get(a.hex)
-                k = (a.hex, a.facing, h, bool(ids) and any(x[0] in "DEF" for x in ids))
-                risk = risks.get(k)
-                if risk is None:
-                    probe = Platoon(a.id, BOARD, a.hex, True, a.facing)
-                    risk = risks[k] = armour_risk(state, probe, h)
-                arm = max(arm, risk)
+                arm = max(arm, cached_risk(state, risks, a.id, a.hex, a.facing, h))
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
@@ -255,6 +241,20 @@ class Assessment:
         # the cluster payoff (= cluster_payoff(state, h)) counts only when not adjacent
         trigger = 1.0 if adjacent or best_cluster_total(pay) >= enemy.PAYOFF_REVEAL else 0.15
         return value * reveal_chance(state, h) * trigger
+
+
+def cached_risk(state, risks: dict, uid: str, h: Hex, facing, only: Hex | None) -> float:
+    """:func:`armour_risk` from the table ``risks``, worked out and kept on a miss.
+
+    Besides the enemy the risk reads only the facing and whether a rifle platoon
+    shares the hex (the close assault's -1), so that is the key.
+    """
+    ids = state.at.get(h)
+    k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids))
+    got = risks.get(k)
+    if got is None:
+        got = risks[k] = armour_risk(state, Platoon(uid, BOARD, h, True, facing), only)
+    return got
 
 
 def _raw_exposure(state: GameState, t: _Turn, h: Hex, lazy: bool = False):

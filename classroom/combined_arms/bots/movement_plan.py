@@ -20,7 +20,6 @@ from ..engine import check
 from ..intent import action_for
 from ..lines import MAX_RANGE
 from ..quick import (
-    armour_risk,
     can_exploit_now,
     reveal_chance,
 )
@@ -48,6 +47,7 @@ from .assessment import (
     _move_order,
     _raw_exposure,
     _Turn,
+    cached_risk,
 )
 from .base import ENEMY_EDGE_ROW, state_seat
 
@@ -649,7 +649,6 @@ class MovementPlan:
         lo, hi = w.armour_range, MAX_RANGE
         fire_value = self._fire_value
         risks = self._risk_table(state)
-        at = state.at
         exploiting = uid in self._exploiters
         pull, harm = w.exploit_pull, w.armour
 
@@ -683,11 +682,7 @@ class MovementPlan:
 
         def value(h: Hex, facing, now: bool) -> float:
             best = fire(h)
-            ids = at.get(h)
-            k = (h, facing, None, bool(ids) and any(x[0] in "DEF" for x in ids))
-            risk = risks.get(k)
-            if risk is None:
-                risk = risks[k] = armour_risk(state, Platoon(uid, BOARD, h, True, facing), None)
+            risk = cached_risk(state, risks, uid, h, facing, None)
             return (best if now else 0.8 * best) - harm * risk + forward_of(h)
 
         def upper(h: Hex) -> float:
