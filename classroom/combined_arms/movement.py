@@ -20,17 +20,22 @@ TERRAIN_WORDS = {"poor": "poor going", "woods": "woods", "wooded_crest": "a wood
 
 
 def may_enter_hex(state, unit: Platoon, h: Hex) -> Illegal | None:
-    """Can ``unit`` enter hex ``h`` (stacking, terrain, edges, enemy)?"""
+    """Can ``unit`` enter hex ``h`` (stacking, terrain, edges, enemy)?
+
+    The hex is named only in a refusal: most hexes asked about may be entered.
+    """
     board = state.board
     if h not in board.hex_set:
         return Illegal(MOVEMENT, f"{h} is not on the board")
-    name = board.label(h)
     if h in board.closed_side_edge:
         return Illegal(
-            MOVEMENT, f"{name} is a side-edge hex of the 5 middle rows; no platoon may enter it"
+            MOVEMENT,
+            f"{board.label(h)} is a side-edge hex of the 5 middle rows; no platoon may enter it",
         )
     if h in state.enemy:
-        return Illegal(MOVEMENT, f"{name} holds an enemy counter; platoons may not enter it")
+        return Illegal(
+            MOVEMENT, f"{board.label(h)} holds an enemy counter; platoons may not enter it"
+        )
     ids = state.at.get(h)
     others = [state.units[u] for u in ids if u != unit.id] if ids else ()
     if unit.is_rifle:
@@ -38,16 +43,20 @@ def may_enter_hex(state, unit: Platoon, h: Hex) -> Illegal | None:
             if o.is_rifle and o.company != unit.company:
                 return Illegal(
                     MOVEMENT,
-                    f"{unit.id} may not join {o.id} in {name}: rifle platoons of different "
-                    f"companies never share a hex",
+                    f"{unit.id} may not join {o.id} in {board.label(h)}: rifle platoons of "
+                    f"different companies never share a hex",
                 )
     if unit.is_armour:
         terrain = board.terrain[h]
         if terrain in ARMOUR_CANNOT_ENTER:
-            return Illegal(MOVEMENT, f"armour may not enter {TERRAIN_WORDS[terrain]} ({name})")
+            return Illegal(
+                MOVEMENT, f"armour may not enter {TERRAIN_WORDS[terrain]} ({board.label(h)})"
+            )
         for o in others:
             if o.is_armour:
-                return Illegal(MOVEMENT, f"armour may not enter {name}: {o.id} is already there")
+                return Illegal(
+                    MOVEMENT, f"armour may not enter {board.label(h)}: {o.id} is already there"
+                )
     return None
 
 
@@ -58,6 +67,12 @@ def may_move_at_all(unit: Platoon) -> Illegal | None:
 
 
 def check_enter(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    """CA "Movement": entering the board, platoon by platoon, on the rear edge."""
+    return _entry_problem(state, unit, to, facing) or may_enter_hex(state, unit, to)
+
+
+def _entry_problem(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    """What :func:`check_enter` asks besides :func:`may_enter_hex` of ``to``."""
     if unit.where != OFF:
         return Illegal(
             MOVEMENT, f"{unit.id} has already entered; platoons enter only once and never return"
@@ -70,7 +85,7 @@ def check_enter(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | 
         return Illegal(
             MOVEMENT, "platoons enter the board only on one of your 7 rear-edge hexes (row 1)"
         )
-    return may_enter_hex(state, unit, to)
+    return None
 
 
 def _check_armour_entry(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
@@ -87,7 +102,7 @@ def _check_armour_entry(state, unit: Platoon, to: Hex, facing: int | None) -> Il
         )
     if not _entry_facings(to) >> facing & 1:
         return Illegal(MOVEMENT, "armour must enter into its forward arc: face towards the board")
-    return may_enter_hex(state, unit, to)
+    return None
 
 
 @cache
@@ -119,6 +134,12 @@ def _road_run(
 
 
 def check_move(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    """CA "Movement": one hex (armour: into its arc, or two by road), into a hex it may enter."""
+    return _move_problem(state, unit, to, facing) or may_enter_hex(state, unit, to)
+
+
+def _move_problem(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
+    """What :func:`check_move` asks besides :func:`may_enter_hex` of ``to``."""
     if unit.where != BOARD:
         return Illegal(MOVEMENT, f"{unit.id} is not on the board")
     reason = may_move_at_all(unit)
@@ -127,16 +148,12 @@ def check_move(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | N
     if unit.is_mmg:
         return Illegal(MOVEMENT, f"{unit.id} is an MMG platoon: once entered it may only withdraw")
     if unit.is_armour:
-        reason = _check_armour_move(state, unit, to, facing)
-    else:
-        if facing is not None:
-            return Illegal(MOVEMENT, "only armour has a facing")
-        reason = (
-            None
-            if hg.distance(unit.hex, to) == 1
-            else Illegal(MOVEMENT, "platoons move one hex at a time")
-        )
-    return reason or may_enter_hex(state, unit, to)
+        return _check_armour_move(state, unit, to, facing)
+    if facing is not None:
+        return Illegal(MOVEMENT, "only armour has a facing")
+    if hg.distance(unit.hex, to) != 1:
+        return Illegal(MOVEMENT, "platoons move one hex at a time")
+    return None
 
 
 def _check_armour_move(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
@@ -218,7 +235,11 @@ def check_exploit(state, unit: Platoon) -> Illegal | None:
 
 
 def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | None]]:
-    """Every legal ``(verb, hex, facing)`` for one platoon: enter, move, withdraw, exploit."""
+    """Every legal ``(verb, hex, facing)`` for one platoon: enter, move, withdraw, exploit.
+
+    :func:`check_enter` and :func:`check_move` split in two: whether the hex may be
+    entered at all is asked once per hex, the rest once per facing.
+    """
     board = state.board
     if unit.where == OFF:
         cands = list(board.friendly_edge) + ([board.road[1]] if unit.is_armour else [])
@@ -226,7 +247,7 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
             if may_enter_hex(state, unit, h) is not None:
                 continue  # a hex it may not enter rules out every facing
             for f in range(6) if unit.is_armour else (None,):
-                if check_enter(state, unit, h, f) is None:
+                if _entry_problem(state, unit, h, f) is None:
                     yield ("enter", h, f)
         return
     if unit.where != BOARD or not unit.fresh:
@@ -243,7 +264,7 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
             if may_enter_hex(state, unit, h) is not None:
                 continue  # a hex it may not enter rules out every facing
             for f in _facings_to_try(unit, here, h):
-                if check_move(state, unit, h, f) is None:
+                if _move_problem(state, unit, h, f) is None:
                     yield ("move", h, f)
     if check_withdraw(state, unit) is None:
         yield ("withdraw", None, None)

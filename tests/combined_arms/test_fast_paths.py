@@ -1,0 +1,55 @@
+"""The engine's fast paths give exactly the answers of the rules they shortcut.
+
+Positions come from the random baseline's games (see ``test_quick.position``): platoons
+of every kind off, on and beside the board, spent and fresh, armour in every facing,
+revealed and removed enemies, smoke.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+
+from classroom.combined_arms.movement import (
+    check_enter,
+    check_exploit,
+    check_move,
+    check_withdraw,
+    destinations,
+)
+from classroom.combined_arms.units import BOARD, OFF
+
+from .test_quick import positions
+
+MANY = settings(max_examples=40, deadline=None)
+
+
+def _every_legal_destination(g, u) -> list[tuple]:
+    """Every (verb, hex, facing) the movement checks accept, tried hex by hex, facing by facing.
+
+    A move that names the facing the armour already has is the move with the facing
+    kept, so it is listed once, as ``None``.
+    """
+    out = []
+    hexes = [*g.board.hexes, g.board.road_beyond_friendly_edge]
+    for h in hexes:
+        for f in (None, *range(6)):
+            if u.where == OFF and check_enter(g, u, h, f) is None:
+                out.append(("enter", h, f))
+            kept = f is not None and f == u.facing
+            if u.where == BOARD and not kept and check_move(g, u, h, f) is None:
+                out.append(("move", h, f))
+    if check_withdraw(g, u) is None:
+        out.append(("withdraw", None, None))
+    if check_exploit(g, u) is None:
+        out.append(("exploit", None, None))
+    return out
+
+
+@MANY
+@given(positions)
+def test_destinations_are_exactly_what_the_movement_checks_accept(g):
+    """CA "Movement": the listed destinations, once each, and nothing the checks refuse."""
+    for u in g.units.values():
+        listed = list(destinations(g, u))
+        assert len(listed) == len(set(listed)), u.id
+        assert sorted(listed, key=repr) == sorted(_every_legal_destination(g, u), key=repr), u.id
