@@ -17,7 +17,6 @@ from ..actions import (
     EndPhase,
     ResolveFire,
 )
-from ..engine import check
 from ..intent import action_for
 from ..quick import (
     he_targets,
@@ -134,7 +133,7 @@ class FirePlan:
             if u.is_armour and not hg.in_arc(u.hex, u.facing, target):
                 f = facing_towards(u.hex, target)
                 turn = None if f is None else action_for(state, seat, u.id, facing=f, verb="face")
-                if turn is not None and check(state, turn) is None:
+                if turn is not None and self._passes(state, turn):
                     return turn
                 continue
             if fire.firer_problem(state, u, target) is None:

@@ -84,7 +84,7 @@ class MovementPlan:
                 continue
             turn.done.add(uid)
             action = self._unit_move(state, seat, turn, state.units[uid])
-            if action is not None and check(state, action) is None:
+            if action is not None and self._passes(state, action):
                 return action
         return EndPhase(seat)
 
@@ -363,15 +363,15 @@ class MovementPlan:
         spots, centre = self._assault_spots(state, h)
         if not spots:
             return None
-        starts = [u.hex if u.on_board else None for u in units if u.where in (BOARD, OFF)]
-        if not starts:
-            return None
         t = self._turn_now
         crossfire = t.crossfire.get(h)
         if crossfire is None:  # the same for every company, kept while the enemy stands still
             crossfire = t.crossfire[h] = self._crossfire(state, t, h, spots)
         if crossfire > self.w.max_crossfire:
             return None  # other posts would cut the assault group to pieces
+        starts = [u.hex if u.on_board else None for u in units if u.where in (BOARD, OFF)]
+        if not starts:
+            return None
         cost = float(self._steps_to(starts, spots))
         if post.platoon == REAL:
             cost -= self.w.real_bonus

@@ -112,6 +112,7 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         self._exposure_key: tuple | None = None
         self._exposures: tuple[dict, dict] = ({}, {})
         self._paths: tuple[dict, dict, dict] = ({}, {}, {})
+        self._checked: object = None  # the action check() last accepted in this act()
         del rng  # the steady policy needs no randomness
 
     # --- the entry point -------------------------------------------------------------------
@@ -119,6 +120,7 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         """The next action for ``seat``: always one that :func:`check` accepts."""
         if state.pending is not None:
             return self._decide(state, seat)
+        self._checked = None
         key = (id(state), state.turn, state.phase)
         if key != self._phase_key:
             self._phase_key, self._phase_actions = key, 0
@@ -131,9 +133,16 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
                 action = self._move_action(state, seat)
             elif state.phase == "friendly_fire":
                 action = self._fire_action(state, seat)
-        if action is not None and check(state, action) is None:
+        if action is not None and (action is self._checked or check(state, action) is None):
             return action
         return _close_phase(state, seat)
+
+    def _passes(self, state: GameState, action) -> bool:
+        """Does :func:`check` accept ``action``? Remembered, so :meth:`act` asks only once."""
+        if check(state, action) is not None:
+            return False
+        self._checked = action
+        return True
 
     def _decide(self, state: GameState, seat: str):
         """Answer the commander's choices: break an MMG before a rifle; roll as offered."""
