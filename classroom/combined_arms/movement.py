@@ -164,18 +164,7 @@ def _check_armour_move(state, unit: Platoon, to: Hex, facing: int | None) -> Ill
         return Illegal(MOVEMENT, "a facing is a corner numbered 0-5")
     d = hg.distance(here, to)
     if d == 1:
-        if in_arc(here, new, to):
-            return None
-        if keep and in_arc(here, (new + 3) % 6, to):
-            return None  # reversing straight back, facing unchanged
-        if keep:
-            return Illegal(
-                MOVEMENT, "armour moves into its forward arc, or reverses into the opposite arc"
-            )
-        return Illegal(
-            MOVEMENT,
-            "after turning, armour must move into its new forward arc (reversing needs the facing unchanged)",
-        )
+        return _armour_step_problem(here, new, keep, to)
     if d == 2:
         if not keep:
             return Illegal(MOVEMENT, "the 2-hex road move is only for armour that keeps its facing")
@@ -187,6 +176,45 @@ def _check_armour_move(state, unit: Platoon, to: Hex, facing: int | None) -> Ill
             )
         return _road_run(state, unit, (here, mid, to), new, "move")
     return Illegal(MOVEMENT, "armour moves one hex, or two along the road")
+
+
+def _armour_step_problem(here: Hex, new: int, keep: bool, to: Hex) -> Illegal | None:
+    """CA "Movement": one hex into the forward arc of facing ``new``; straight back if kept."""
+    if in_arc(here, new, to):
+        return None
+    if keep and in_arc(here, (new + 3) % 6, to):
+        return None  # reversing straight back, facing unchanged
+    if keep:
+        return Illegal(
+            MOVEMENT, "armour moves into its forward arc, or reverses into the opposite arc"
+        )
+    return Illegal(
+        MOVEMENT,
+        "after turning, armour must move into its new forward arc (reversing needs the facing unchanged)",
+    )
+
+
+@cache
+def _armour_steps(here: Hex, now: int, to: Hex) -> tuple[int | None, ...]:
+    """Facings (None: ``now`` kept) with which armour in ``here`` may step to the adjacent ``to``.
+
+    Only the geometry decides (:func:`_armour_step_problem`), so it is worked out once
+    per process for each hex, facing and neighbour.
+    """
+    out: list[int | None] = []
+    if now in range(6) and _armour_step_problem(here, now, True, to) is None:
+        out.append(None)
+    d = hg.direction_to(here, to)
+    for f in hg.corners_with_arc_containing(d):
+        if f != now and _armour_step_problem(here, f, False, to) is None:
+            out.append(f)
+    return tuple(out)
+
+
+@cache
+def _entry_corners(to: Hex) -> tuple[int, ...]:
+    """The facings armour may enter with on rear-edge hex ``to`` (see :func:`_entry_facings`)."""
+    return tuple(f for f in range(6) if _entry_facings(to) >> f & 1)
 
 
 def _road_between(board, a: Hex, c: Hex) -> Hex | None:
@@ -238,7 +266,10 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
     """Every legal ``(verb, hex, facing)`` for one platoon: enter, move, withdraw, exploit.
 
     :func:`check_enter` and :func:`check_move` split in two: whether the hex may be
-    entered at all is asked once per hex, the rest once per facing.
+    entered at all is asked once per hex, the rest once per facing. Armour's facings
+    for a rear-edge entry or a one-hex step depend on the geometry alone, so they are
+    read from tables (:func:`_entry_corners`, :func:`_armour_steps`);
+    ``tests/combined_arms/test_fast_paths.py`` checks the result against the checks.
     """
     board = state.board
     if unit.where == OFF:
@@ -246,6 +277,10 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
         for h in cands:
             if may_enter_hex(state, unit, h) is not None:
                 continue  # a hex it may not enter rules out every facing
+            if unit.is_armour and h != board.road[1]:
+                for f in _entry_corners(h):
+                    yield ("enter", h, f)
+                continue
             for f in range(6) if unit.is_armour else (None,):
                 if _entry_problem(state, unit, h, f) is None:
                     yield ("enter", h, f)
@@ -263,20 +298,13 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
                 continue  # two hexes only along the road (see check_move)
             if may_enter_hex(state, unit, h) is not None:
                 continue  # a hex it may not enter rules out every facing
-            for f in _facings_to_try(unit, here, h):
-                if _move_problem(state, unit, h, f) is None:
+            if unit.is_armour and board.dist[here][h] == 1:
+                for f in _armour_steps(here, unit.facing, h):
                     yield ("move", h, f)
+                continue
+            if _move_problem(state, unit, h, None) is None:
+                yield ("move", h, None)
     if check_withdraw(state, unit) is None:
         yield ("withdraw", None, None)
     if check_exploit(state, unit) is None:
         yield ("exploit", None, None)
-
-
-def _facings_to_try(unit: Platoon, here: Hex, to: Hex):
-    if not unit.is_armour:
-        return (None,)
-    if hg.distance(here, to) == 2:
-        return (None,)
-    d = hg.direction_to(here, to)
-    turned = [f for f in hg.corners_with_arc_containing(d) if f != unit.facing]
-    return [None, *turned]
