@@ -99,6 +99,20 @@ def _shape_tables():
 
 _COLS, _BY_LABEL, _LABELS, NEIGHBOURS_ON_BOARD, DIST = _shape_tables()
 
+
+def _edge_tables():
+    """The shape's edges (CA "The Playing Board", "Movement"), the same on every board."""
+    friendly = tuple(h for h in STANDARD_HEXES if h[1] == 0)
+    enemy = tuple(h for h in STANDARD_HEXES if h[1] == ROWS - 1)
+    side = frozenset(h for h in STANDARD_HEXES if _COLS[h] in (0, ROW_WIDTHS[h[1]] - 1))
+    closed = frozenset(h for h in side if h[1] in MIDDLE_ROWS)
+    return friendly, enemy, side, closed
+
+
+_FRIENDLY_EDGE, _ENEMY_EDGE, _SIDE_EDGE, _CLOSED_SIDE_EDGE = _edge_tables()
+_HALF_TURN = {h: hg.rotate_180(h, CENTRE) for h in STANDARD_HEXES}
+_TERRAIN_NAMES = frozenset(T.ALL)
+
 _ARCS: dict[tuple[Hex, Hex], int] = {}
 
 
@@ -142,18 +156,7 @@ class Board:
     def __post_init__(self) -> None:
         hexes = STANDARD_HEXES
         self.terrain = dict(self.terrain)
-        missing = [h for h in hexes if h not in self.terrain]
-        extra = [h for h in self.terrain if h not in STANDARD_HEX_SET]
-        if missing or extra:
-            raise BoardError(
-                f"board terrain must cover exactly the 79 standard hexes "
-                f"(missing {len(missing)}, unexpected {len(extra)})"
-            )
-        bad = {h: t for h, t in self.terrain.items() if t not in T.ALL}
-        if bad:
-            raise BoardError(
-                f"unknown terrain {sorted(set(bad.values()))}; expected one of {T.ALL}"
-            )
+        _check_terrain(self.terrain)
         self.road = tuple(self.road)
         _check_road(self.road, self.terrain)
         self.hexes: tuple[Hex, ...] = hexes
@@ -164,11 +167,11 @@ class Board:
         self._by_label = _BY_LABEL
         self._labels = _LABELS
         self.dist = DIST  # dist[a][b]: steps between two hexes of the board
-        self.friendly_edge = tuple(h for h in hexes if h[1] == 0)
-        self.enemy_edge = tuple(h for h in hexes if h[1] == ROWS - 1)
+        self.friendly_edge = _FRIENDLY_EDGE
+        self.enemy_edge = _ENEMY_EDGE
         self.exploit_hexes = self.enemy_edge[2:5]  # the 3 central enemy rear-edge hexes
-        self.side_edge = frozenset(h for h in hexes if self._cols[h] in (0, ROW_WIDTHS[h[1]] - 1))
-        self.closed_side_edge = frozenset(h for h in self.side_edge if h[1] in MIDDLE_ROWS)
+        self.side_edge = _SIDE_EDGE
+        self.closed_side_edge = _CLOSED_SIDE_EDGE
         # the road runs on past each rear edge into the off-board boxes
         self.road_beyond_friendly_edge = hg.sub(self.road[0], hg.sub(self.road[2], self.road[1]))
         self.road_beyond_enemy_edge = hg.add(self.road[-1], hg.sub(self.road[-2], self.road[-3]))
@@ -180,9 +183,10 @@ class Board:
         self.neighbours_on_board = NEIGHBOURS_ON_BOARD
         from .lines import mask_of
 
-        self.block_mask = mask_of(h for h in hexes if self.blocks(h))
-        self.crest_set = frozenset(h for h in hexes if self.terrain[h] in CRESTS)
-        self.defensive_set = frozenset(h for h in hexes if self.terrain[h] in DEFENSIVE)
+        terrain = self.terrain
+        self.block_mask = mask_of(h for h in hexes if terrain[h] in BLOCKS_LINES_OF_FIRE)
+        self.crest_set = frozenset(h for h in hexes if terrain[h] in CRESTS)
+        self.defensive_set = frozenset(h for h in hexes if terrain[h] in DEFENSIVE)
         # numbers worked out from the terrain alone, remembered here (see enemy.hit_table)
         self.hit_tables: dict = {}
 
@@ -234,8 +238,8 @@ class Board:
 
     def half_turned(self) -> Board:
         """The same board seen from the other side (CA: the defence takes the denser half)."""
-        terrain = {hg.rotate_180(h, CENTRE): t for h, t in self.terrain.items()}
-        road = tuple(hg.rotate_180(h, CENTRE) for h in reversed(self.road))
+        terrain = {_HALF_TURN[h]: t for h, t in self.terrain.items()}
+        road = tuple(_HALF_TURN[h] for h in reversed(self.road))
         return Board(terrain, road)
 
     def to_rows(self) -> list[list[str]]:
@@ -253,6 +257,24 @@ class Board:
         if road is None:
             road = tuple(h for h in standard_hexes() if terrain[h] == T.ROAD)
         return cls(terrain, tuple(road))
+
+
+def _check_terrain(terrain: dict[Hex, str]) -> None:
+    """Exactly the 79 standard hexes, each with a terrain the rules know."""
+    if terrain.keys() != STANDARD_HEX_SET:
+        missing = [h for h in STANDARD_HEXES if h not in terrain]
+        extra = [h for h in terrain if h not in STANDARD_HEX_SET]
+        raise BoardError(
+            f"board terrain must cover exactly the 79 standard hexes "
+            f"(missing {len(missing)}, unexpected {len(extra)})"
+        )
+    try:
+        known = _TERRAIN_NAMES.issuperset(terrain.values())
+    except TypeError:  # an unhashable value: told apart below, as any unknown name
+        known = False
+    if not known:
+        bad = [t for t in terrain.values() if t not in T.ALL]
+        raise BoardError(f"unknown terrain {sorted(set(bad))}; expected one of {T.ALL}")
 
 
 def _check_road(road: tuple[Hex, ...], terrain: Mapping[Hex, str]) -> None:
