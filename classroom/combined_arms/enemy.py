@@ -448,7 +448,8 @@ def break_post(state, h: Hex, by_infantry: bool) -> list[str]:
 
 
 def adjacent_to_friends(state, h: Hex) -> bool:
-    return any(n in state.at for n in state.board.neighbours_on_board[h])
+    """Does any of your platoons stand next to ``h``?"""
+    return not state.at.keys().isdisjoint(state.board.neighbours_on_board[h])
 
 
 def activate(state, h: Hex) -> list[tuple]:

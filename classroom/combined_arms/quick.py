@@ -216,9 +216,8 @@ class Sight:
         if ok is None:
             state = self.state
             em = state.enemy_mortar
-            ok = not any(DIST[h][e] <= 2 for e in state.enemy) and (
-                em is None or DIST[h][em.hex] > 2
-            )
+            near = DIST[h]
+            ok = not any(near[e] <= 2 for e in state.enemy) and (em is None or near[em.hex] > 2)
             self._hatches[h] = ok
         return ok
 

@@ -461,17 +461,20 @@ class MovementPlan:
         best = {g: d for d, g in heap}  # the shortest path found so far to each hex
         heapq.heapify(heap)
         pop, push, neighbours = heapq.heappop, heapq.heappush, board.neighbours_on_board
+        open_cost = cost_of.get  # a hex leaves ``cost_of`` once its distance is final
         while heap:
             d, h = pop(heap)
             if h in dist:
                 continue
             dist[h] = d
+            del cost_of[h]
             for n in neighbours[h]:
-                step = cost_of.get(n)
-                if step is None or n in dist:
+                step = open_cost(n)
+                if step is None:
                     continue
                 nd = d + step
-                if nd < best.get(n, nd + 1.0):
+                known = best.get(n)
+                if known is None or nd < known:
                     best[n] = nd
                     push(heap, (nd, n))
         return dist
@@ -586,8 +589,9 @@ class MovementPlan:
             return min(edge, default=30.0) + 1.0
         score = field_.get(h, 30.0)
         score += w.caution[mode] * self._danger(state, t, h, aim) * (1 + w.loss)
-        if state.enemy.keys().isdisjoint(state.board.neighbours_on_board[h]):
-            crowd = sum(1 for x in state.at.get(h, ()) if x[0] != "A" and x != u.id)
+        ids = state.at.get(h)
+        if ids and state.enemy.keys().isdisjoint(state.board.neighbours_on_board[h]):
+            crowd = sum(1 for x in ids if x[0] != "A" and x != u.id)
             score += w.stack_penalty * crowd
         return score
 
