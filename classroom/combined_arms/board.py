@@ -113,7 +113,7 @@ _FRIENDLY_EDGE, _ENEMY_EDGE, _SIDE_EDGE, _CLOSED_SIDE_EDGE = _edge_tables()
 _HALF_TURN = {h: hg.rotate_180(h, CENTRE) for h in STANDARD_HEXES}
 _TERRAIN_NAMES = frozenset(T.ALL)
 
-_ARCS: dict[tuple[Hex, Hex], int] = {}
+_ARCS: dict[Hex, dict[Hex, int]] = {}  # _ARCS[origin][target], one row per origin
 
 
 def facing_arcs(origin: Hex, target: Hex) -> int:
@@ -121,11 +121,12 @@ def facing_arcs(origin: Hex, target: Hex) -> int:
 
     ``facing_arcs(a, b) >> f & 1`` is ``hexgrid.in_arc(a, f, b)``, remembered per pair.
     """
-    key = (origin, target)
-    m = _ARCS.get(key)
-    if m is None:
-        m = _ARCS[key] = sum(1 << f for f in range(6) if hg.in_arc(origin, f, target))
-    return m
+    try:
+        return _ARCS[origin][target]
+    except KeyError:
+        m = sum(1 << f for f in range(6) if hg.in_arc(origin, f, target))
+        _ARCS.setdefault(origin, {})[target] = m
+        return m
 
 
 def in_arc(origin: Hex, corner: int, target: Hex) -> bool:

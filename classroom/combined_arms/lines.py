@@ -56,7 +56,9 @@ CLEAR = LineOfFire()
 
 _HEXES: list[Hex] = []
 _INDEX: dict[Hex, int] = {}
-_PAIRS: dict[tuple[Hex, Hex], tuple[int, int]] = {}
+# _PAIRS[a][b]: the masks of the line from a to b, one row per origin (a row is quicker
+# to find than a pair of hexes among thousands)
+_PAIRS: dict[Hex, dict[Hex, tuple[int, int]]] = {}
 
 
 def _build() -> None:
@@ -96,13 +98,13 @@ def hexes_of_mask(mask: int) -> tuple[Hex, ...]:
 
 def pair_masks(a: Hex, b: Hex) -> tuple[int, int]:
     """(intervening mask, hexside mask) of the line from ``a`` to ``b``."""
-    key = (a, b)
-    m = _PAIRS.get(key)
-    if m is None:
+    try:
+        return _PAIRS[a][b]
+    except KeyError:
         through, along = hg.line_between(a, b)
         m = (mask_of(through), mask_of(h for pair in along for h in pair))
-        _PAIRS[key] = m
-    return m
+        _PAIRS.setdefault(a, {})[b] = m
+        return m
 
 
 def trace(a: Hex, b: Hex, blockers: int) -> LineOfFire:

@@ -36,7 +36,8 @@ def may_enter_hex(state, unit: Platoon, h: Hex) -> Illegal | None:
         return Illegal(
             MOVEMENT, f"{board.label(h)} holds an enemy counter; platoons may not enter it"
         )
-    others = [state.units[u] for u in state.at.get(h, ()) if u != unit.id]
+    ids = state.at.get(h)
+    others = [state.units[u] for u in ids if u != unit.id] if ids else ()
     if unit.is_rifle:
         for o in others:
             if o.is_rifle and o.company != unit.company:
