@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
+from classroom.combined_arms import Options, record
+from classroom.combined_arms.bots import SteadyPolicy, play_game
 from classroom.combined_arms.movement import (
     check_enter,
     check_exploit,
@@ -53,3 +55,19 @@ def test_destinations_are_exactly_what_the_movement_checks_accept(g):
         listed = list(destinations(g, u))
         assert len(listed) == len(set(listed)), u.id
         assert sorted(listed, key=repr) == sorted(_every_legal_destination(g, u), key=repr), u.id
+
+
+class _ScoresEveryHex(SteadyPolicy):
+    """Steady without the shortcut for holding platoons off the board."""
+
+    def _holding_stays_off(self) -> bool:
+        return False
+
+
+def test_holding_platoons_stay_off_exactly_as_their_scores_say():
+    """Steady's shortcut (no scoring for a holding platoon off the board) changes no game."""
+    options = Options(auto_decisions=True)
+    for seed in range(1, 21):
+        quick = record(play_game(seed, SteadyPolicy(), options))
+        slow = record(play_game(seed, _ScoresEveryHex(), options))
+        assert quick == slow, seed

@@ -532,6 +532,8 @@ class MovementPlan:
             return None  # next to the objective: stay and assault in the fire phase
         elif u.id in t.overwatch:
             return None  # stays fresh to call the mortars onto the objective
+        if u.where == OFF and mode == HOLD and self._holding_stays_off():
+            return None  # what _rifle_score would choose, without scoring the rear edge
         options = self._rifle_options(state, seat, u)
         if not options:
             return None
@@ -545,6 +547,20 @@ class MovementPlan:
         if isinstance(best, _Later):
             return action_for(state, seat, u.id, best_hex, verb=best.verb)
         return best
+
+    def _holding_stays_off(self) -> bool:
+        """Does a holding company's platoon off the board always stay off?
+
+        Staying off scores -100 (:meth:`_rifle_score`); with none of these weights
+        negative, every hex on the board scores 0 or more (path costs, expected losses
+        and crowding are never negative), so it wins whatever the position.
+        """
+        w = self.w
+        return (
+            w.hold_off_board
+            and min(w.caution[HOLD], w.stack_penalty, w.open_step, w.near_enemy_step) >= 0
+            and w.loss >= -1
+        )
 
     def _rifle_options(self, state: GameState, seat: str, u: Platoon):
         """Legal (action, hex) pairs; staying put is (None, here), or (None, None) off board.
