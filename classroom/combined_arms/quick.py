@@ -262,7 +262,7 @@ class Sight:
             state.options.enemy_player or (not any_adjacent and d > 1)
         ):
             total += 1  # CA "Fire Attacks"; with a live defender even when adjacent (CA p.7)
-        if d >= 2 and (companies - {kind}):
+        if d >= 2 and companies and (len(companies) > 1 or kind not in companies):
             total -= 1  # p.22 chart: a rifle platoon of another company next to the target
         total -= d // 2 if kind == "M" else d
         return chances(total, fire.PIN)

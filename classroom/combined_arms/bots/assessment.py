@@ -16,6 +16,7 @@ from classroom.hexgrid import Hex
 from .. import enemy, fire, lines
 from ..board import DIST
 from ..lines import MAX_RANGE
+from ..movement import destinations
 from ..quick import (
     Sight,
     armour_risk,
@@ -402,6 +403,4 @@ def _centre_offset(state: GameState, h: Hex) -> int:
 
 
 def _armour_destinations(state: GameState, u: Platoon):
-    from ..movement import destinations
-
     return [d for d in destinations(state, u) if d[0] in ("enter", "move")]
