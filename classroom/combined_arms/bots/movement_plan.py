@@ -267,10 +267,9 @@ class MovementPlan:
         """CA "Victory": send as many platoons off the enemy edge as broken enemies let count.
 
         Armour goes whenever there is room on the tally (it is quick by road and cannot
-        break enemy platoons); rifle platoons go only when time is running out.
+        break enemy platoons); rifle platoons go only when time is running out. The path
+        field to the exit is worked out only when someone is sent: only exploiters read it.
         """
-        goal = [h for h in state.board.exploit_hexes if h not in state.enemy]
-        t.exploit_field = self._distance_field(state, goal, None, ())
         room = state.enemy_platoons_broken - len(state.exploited())
         turns_left = self.w.end_turn - 1 - state.turn
         cands = []
@@ -288,6 +287,9 @@ class MovementPlan:
             if steps <= turns_left + 1:
                 t.exploiters.add(uid)
                 room -= 1
+        if t.exploiters:
+            goal = [h for h in state.board.exploit_hexes if h not in state.enemy]
+            t.exploit_field = self._distance_field(state, goal, None, ())
 
     def _pick_objective(self, state: GameState, c: str, free: set[Hex]) -> Hex | None:
         """The enemy post this company can reach and assault most cheaply."""
@@ -485,8 +487,8 @@ class MovementPlan:
             return self._mmg_move(state, seat, t, u)
         if u.is_armour:
             return self._armour_move(state, seat, t, u)
-        if t.cover is None:
-            t.cover = self._cover_estimates(state)  # once the armour has moved or stayed
+        if t.cover is None:  # once the armour has moved or stayed
+            t.cover = {} if self._every_rifle_holds_off(state, t) else self._cover_estimates(state)
         return self._rifle_move(state, seat, t, u)
 
     def _mmg_move(self, state: GameState, seat: str, t: _Turn, u: Platoon):
@@ -560,6 +562,20 @@ class MovementPlan:
             w.hold_off_board
             and min(w.caution[HOLD], w.stack_penalty, w.open_step, w.near_enemy_step) >= 0
             and w.loss >= -1
+        )
+
+    def _every_rifle_holds_off(self, state: GameState, t: _Turn) -> bool:
+        """Is every rifle platoon off the board with its company holding?
+
+        Then each stays off (see :meth:`_holding_stays_off`) and none is scored this
+        turn, so the cover estimates the scores weigh are not needed.
+        """
+        if not self._holding_stays_off():
+            return False
+        return all(
+            u.where == OFF and t.mode.get(u.company, HOLD) == HOLD
+            for u in state.units.values()
+            if u.is_rifle and u.where in (OFF, BOARD)
         )
 
     def _rifle_options(self, state: GameState, seat: str, u: Platoon):
