@@ -12,7 +12,7 @@ from functools import cache
 from classroom import hexgrid as hg
 from classroom.hexgrid import Hex
 
-from .board import ARMOUR_CANNOT_ENTER, facing_arcs, in_arc
+from .board import ARMOUR_CANNOT_ENTER, STANDARD_HEX_SET, facing_arcs, in_arc
 from .reasons import MOVEMENT, Illegal
 from .units import BOARD, OFF, Platoon
 
@@ -211,6 +211,30 @@ def _armour_steps(here: Hex, now: int, to: Hex) -> tuple[int | None, ...]:
     return tuple(out)
 
 
+def _armour_moves(state, unit: Platoon) -> Iterator[tuple[str, Hex, int | None]]:
+    """Armour's moves on the board: a step into its arc, or two hexes along the road."""
+    here = unit.hex
+    road = state.board.road_and_beyond if here in state.board.road_and_beyond else ()
+    for h, d in _within_two(here):
+        if d == 2 and h not in road:
+            continue  # two hexes only along the road (see check_move)
+        if may_enter_hex(state, unit, h) is not None:
+            continue  # a hex it may not enter rules out every facing
+        if d == 1:
+            for f in _armour_steps(here, unit.facing, h):
+                yield ("move", h, f)
+        elif _move_problem(state, unit, h, None) is None:
+            yield ("move", h, None)
+
+
+@cache
+def _within_two(here: Hex) -> tuple[tuple[Hex, int], ...]:
+    """(hex, distance) of the board's hexes 1 or 2 from ``here``, nearest ring first."""
+    return tuple(
+        (h, hg.distance(here, h)) for h in hg.spiral(here, 2) if h != here and h in STANDARD_HEX_SET
+    )
+
+
 @cache
 def _entry_corners(to: Hex) -> tuple[int, ...]:
     """The facings armour may enter with on rear-edge hex ``to`` (see :func:`_entry_facings`)."""
@@ -287,22 +311,14 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
         return
     if unit.where != BOARD or not unit.fresh:
         return
-    if not unit.is_mmg:
-        here = unit.hex
-        near = hg.spiral(here, 2) if unit.is_armour else hg.neighbours(here)
-        road = board.road_and_beyond if here in board.road_and_beyond else ()
-        for h in near:
-            if h == here or h not in board.hex_set:
-                continue
-            if unit.is_armour and h not in road and board.dist[here][h] == 2:
-                continue  # two hexes only along the road (see check_move)
-            if may_enter_hex(state, unit, h) is not None:
-                continue  # a hex it may not enter rules out every facing
-            if unit.is_armour and board.dist[here][h] == 1:
-                for f in _armour_steps(here, unit.facing, h):
-                    yield ("move", h, f)
-                continue
-            if _move_problem(state, unit, h, None) is None:
+    if unit.is_armour:
+        yield from _armour_moves(state, unit)
+    elif not unit.is_mmg:
+        for h in board.neighbours_on_board[unit.hex]:
+            if (
+                may_enter_hex(state, unit, h) is None
+                and _move_problem(state, unit, h, None) is None
+            ):
                 yield ("move", h, None)
     if check_withdraw(state, unit) is None:
         yield ("withdraw", None, None)
