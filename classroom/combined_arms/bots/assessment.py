@@ -85,6 +85,10 @@ class _Turn:
 class Assessment:
     """Exposure, danger, cover and threat estimates (a mixin of the steady policy)."""
 
+    # the table of _post_risk_table, set on the instance when first filled
+    _post_risk_key: tuple | None = None
+    _post_risks: dict = {}
+
     # --- exposure and cover ----------------------------------------------------------------
     def _sight(self, state: GameState) -> Sight:
         """The :class:`Sight` of the state as it is now.
@@ -185,6 +189,18 @@ class Assessment:
                 self._risk_key, self._risk_cache = key, {}
         return self._risk_cache
 
+    def _post_risk_table(self, state) -> dict[tuple, float]:
+        """Remembered :func:`armour_risk` answers for fire from one post, kept per terrain.
+
+        From one post the risk reads, of the enemy, only that post's counters and
+        whether many are revealed (its reveal odds): :meth:`_threat_now` adds them to
+        the key, so the table is emptied only when the terrain or smoke changes.
+        """
+        key = (state.board, lines.terrain_mask(state))
+        if key != self._post_risk_key:
+            self._post_risk_key, self._post_risks = key, {}
+        return self._post_risks
+
     def _threat(self, state: GameState, h: Hex) -> float:
         """Score points the enemy post in ``h`` is likely to cost you if left fresh."""
         post = state.enemy.get(h)
@@ -231,10 +247,11 @@ class Assessment:
                 inf = max(inf, n * c / 6 * (2 if adjacent else 1))
                 pay[x] = 2 * n * c * (3 if adjacent else 1)
         arm = 0.0
-        risks = self._risk_table(state)
+        risks = self._post_risk_table(state)
+        mine = (post.platoon, post.atg, post.atg_removed, enemy.many_revealed(state))
         for a in state.units.values():
             if a.id[0] == "A" and a.where == BOARD:
-                arm = max(arm, cached_risk(state, risks, a.id, a.hex, a.facing, h))
+                arm = max(arm, cached_risk(state, risks, a.id, a.hex, a.facing, h, mine))
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
@@ -244,14 +261,17 @@ class Assessment:
         return value * reveal_chance(state, h) * trigger
 
 
-def cached_risk(state, risks: dict, uid: str, h: Hex, facing, only: Hex | None) -> float:
+def cached_risk(
+    state, risks: dict, uid: str, h: Hex, facing, only: Hex | None, enemy_key: tuple = ()
+) -> float:
     """:func:`armour_risk` from the table ``risks``, worked out and kept on a miss.
 
     Besides the enemy the risk reads only the facing and whether a rifle platoon
-    shares the hex (the close assault's -1), so that is the key.
+    shares the hex (the close assault's -1), so that is the key, with ``enemy_key``
+    for whatever of the enemy the table is not emptied on.
     """
     ids = state.at.get(h)
-    k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids))
+    k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids), enemy_key)
     got = risks.get(k)
     if got is None:
         got = risks[k] = armour_risk(state, Platoon(uid, BOARD, h, True, facing), only)
