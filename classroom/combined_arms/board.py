@@ -141,6 +141,10 @@ def standard_road() -> tuple[Hex, ...]:
     )
 
 
+_STANDARD_ROAD = standard_road()
+_STANDARD_ROAD_SET = frozenset(_STANDARD_ROAD)
+
+
 class BoardError(ValueError):
     """A board description that cannot be a Combined Arms board."""
 
@@ -306,15 +310,15 @@ class GeneratedBoard:
 
 def defensive_count(board: Board, rows: Iterable[int]) -> int:
     rows = set(rows)
-    return sum(1 for h in board.hexes if h[1] in rows and board.is_defensive(h))
+    return sum(1 for h in board.defensive_set if h[1] in rows)
 
 
 def dice_for_terrain(dice: Dice) -> Board:
     """Roll 2d6 for each of the 70 hexes off the road, in reading order."""
-    road = standard_road()
+    road = _STANDARD_ROAD
     terrain = {}
-    for h in standard_hexes():
-        if h in road:
+    for h in STANDARD_HEXES:
+        if h in _STANDARD_ROAD_SET:
             terrain[h] = T.ROAD
         else:
             total = dice.d6() + dice.d6()
@@ -359,7 +363,7 @@ def potential_posts(board: Board) -> list[PotentialPost]:
     """
     posts = []
     for h in board.hexes:
-        if h[1] < 3 or not board.is_defensive(h):
+        if h[1] < 3 or h not in board.defensive_set:
             continue
         field_count = atg_field(board, h)
         posts.append(PotentialPost(h, field_count >= 3, field_count))
