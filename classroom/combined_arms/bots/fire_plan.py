@@ -147,7 +147,8 @@ class FirePlan:
 
     def _covering_fire(self, state: GameState):
         """Spend fresh firers where they most cut the chance of enemy fire next phase."""
-        reserved = self._assault_reserved(state)
+        next_to = _fresh_rifles_next_to(state)
+        reserved = self._assault_reserved(state, next_to)
         firers = [
             u
             for u in state.on_board()
@@ -155,11 +156,7 @@ class FirePlan:
         ]
         if not firers:
             return None
-        assault_targets = {
-            h
-            for h in state.enemy
-            if any(u.is_rifle and u.fresh for u in state.friendly_adjacent(h))
-        }
+        assault_targets = {h for h, rifles in next_to.items() if rifles}
         mortar = state.friendly_mortar
         mortar_hex = mortar.hex if state.mortar_called and mortar and not mortar.smoke else None
         threats = {}
@@ -188,11 +185,21 @@ class FirePlan:
 
         return cost
 
-    def _assault_reserved(self, state: GameState) -> set[str]:
-        """Fresh rifle platoons next to an enemy keep their fire for an assault on it."""
+    def _assault_reserved(self, state: GameState, next_to: dict[Hex, list[Platoon]]) -> set[str]:
+        """Fresh rifle platoons next to an enemy keep their fire for an assault on it.
+
+        ``next_to`` is :func:`_fresh_rifles_next_to` of the state.
+        """
         out = set()
         for h, post in state.enemy.items():
             if post.platoon is None or h in state.engaged:
                 continue
-            out.update(u.id for u in state.friendly_adjacent(h) if u.is_rifle and u.fresh)
+            out.update(u.id for u in next_to[h])
         return out
+
+
+def _fresh_rifles_next_to(state: GameState) -> dict[Hex, list[Platoon]]:
+    """Your fresh rifle platoons next to each enemy hex."""
+    return {
+        h: [u for u in state.friendly_adjacent(h) if u.is_rifle and u.fresh] for h in state.enemy
+    }
