@@ -20,44 +20,59 @@ TERRAIN_WORDS = {"poor": "poor going", "woods": "woods", "wooded_crest": "a wood
 
 
 def may_enter_hex(state, unit: Platoon, h: Hex) -> Illegal | None:
-    """Can ``unit`` enter hex ``h`` (stacking, terrain, edges, enemy)?
+    """Can ``unit`` enter hex ``h`` (stacking, terrain, edges, enemy)?"""
+    block = hex_block(state, unit, h)
+    return None if block is None else _block_reason(state, unit, h, *block)
 
-    The hex is named only in a refusal: most hexes asked about may be entered.
+
+def hex_block(state, unit: Platoon, h: Hex) -> tuple[str, str | None] | None:
+    """What keeps ``unit`` out of ``h``: (what, the platoon or terrain in the way), or None.
+
+    The rule of :func:`may_enter_hex` without the words, for callers that try many
+    hexes and only need to know which may be entered.
     """
     board = state.board
     if h not in board.hex_set:
-        return Illegal(MOVEMENT, f"{h} is not on the board")
+        return ("off board", None)
     if h in board.closed_side_edge:
-        return Illegal(
-            MOVEMENT,
-            f"{board.label(h)} is a side-edge hex of the 5 middle rows; no platoon may enter it",
-        )
+        return ("side edge", None)
     if h in state.enemy:
-        return Illegal(
-            MOVEMENT, f"{board.label(h)} holds an enemy counter; platoons may not enter it"
-        )
+        return ("enemy", None)
     ids = state.at.get(h)
     others = [state.units[u] for u in ids if u != unit.id] if ids else ()
     if unit.is_rifle:
         for o in others:
             if o.is_rifle and o.company != unit.company:
-                return Illegal(
-                    MOVEMENT,
-                    f"{unit.id} may not join {o.id} in {board.label(h)}: rifle platoons of "
-                    f"different companies never share a hex",
-                )
+                return ("company", o.id)
     if unit.is_armour:
         terrain = board.terrain[h]
         if terrain in ARMOUR_CANNOT_ENTER:
-            return Illegal(
-                MOVEMENT, f"armour may not enter {TERRAIN_WORDS[terrain]} ({board.label(h)})"
-            )
+            return ("terrain", terrain)
         for o in others:
             if o.is_armour:
-                return Illegal(
-                    MOVEMENT, f"armour may not enter {board.label(h)}: {o.id} is already there"
-                )
+                return ("armour", o.id)
     return None
+
+
+def _block_reason(state, unit: Platoon, h: Hex, what: str, other: str | None) -> Illegal:
+    """The refusal :func:`may_enter_hex` gives for a :func:`hex_block` answer."""
+    if what == "off board":
+        return Illegal(MOVEMENT, f"{h} is not on the board")
+    name = state.board.label(h)
+    if what == "side edge":
+        text = f"{name} is a side-edge hex of the 5 middle rows; no platoon may enter it"
+    elif what == "enemy":
+        text = f"{name} holds an enemy counter; platoons may not enter it"
+    elif what == "company":
+        text = (
+            f"{unit.id} may not join {other} in {name}: rifle platoons of different "
+            f"companies never share a hex"
+        )
+    elif what == "terrain":
+        text = f"armour may not enter {TERRAIN_WORDS[other]} ({name})"
+    else:
+        text = f"armour may not enter {name}: {other} is already there"
+    return Illegal(MOVEMENT, text)
 
 
 def may_move_at_all(unit: Platoon) -> Illegal | None:
@@ -218,7 +233,7 @@ def _armour_moves(state, unit: Platoon) -> Iterator[tuple[str, Hex, int | None]]
     for h, d in _within_two(here):
         if d == 2 and h not in road:
             continue  # two hexes only along the road (see check_move)
-        if may_enter_hex(state, unit, h) is not None:
+        if hex_block(state, unit, h) is not None:
             continue  # a hex it may not enter rules out every facing
         if d == 1:
             for f in _armour_steps(here, unit.facing, h):
@@ -299,7 +314,7 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
     if unit.where == OFF:
         cands = list(board.friendly_edge) + ([board.road[1]] if unit.is_armour else [])
         for h in cands:
-            if may_enter_hex(state, unit, h) is not None:
+            if hex_block(state, unit, h) is not None:
                 continue  # a hex it may not enter rules out every facing
             if unit.is_armour and h != board.road[1]:
                 for f in _entry_corners(h):
@@ -315,10 +330,7 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
         yield from _armour_moves(state, unit)
     elif not unit.is_mmg:
         for h in board.neighbours_on_board[unit.hex]:
-            if (
-                may_enter_hex(state, unit, h) is None
-                and _move_problem(state, unit, h, None) is None
-            ):
+            if hex_block(state, unit, h) is None and _move_problem(state, unit, h, None) is None:
                 yield ("move", h, None)
     if check_withdraw(state, unit) is None:
         yield ("withdraw", None, None)
