@@ -580,14 +580,13 @@ def _step_friendly_mortar(state):
 
 def _step_bombardment(state):
     """CA "Sequence of Play": on turn 1, artillery pins potential enemies with a line to you."""
+    yours = [u.hex for u in state.on_board()]
     for h in enemy.activation_order(state):
         post = state.enemy[h]
         if post.platoon != POTENTIAL or not post.fresh:
             continue
-        sees = any(
-            1 <= hg.distance(h, u.hex) <= 5 and not enemy.enemy_line(state, h, u.hex).blocked
-            for u in state.on_board()
-        )
+        near = state.board.dist[h]
+        sees = any(1 <= near[x] <= 5 and not enemy.enemy_line(state, h, x).blocked for x in yours)
         if not sees:
             continue
         die = state.dice.d6()
