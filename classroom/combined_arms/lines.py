@@ -151,7 +151,13 @@ def spotting_clear(state, spotter: Hex, target: Hex) -> bool:
     d = hg.distance(spotter, target)
     if not 1 <= d <= MAX_RANGE:
         return False
-    return not enemy_line(state, spotter, target).blocked
+    return not line_blocked(spotter, target, terrain_mask(state))
+
+
+def line_blocked(a: Hex, b: Hex, blockers: int) -> bool:
+    """``trace(a, b, blockers).blocked``, without building the :class:`LineOfFire`."""
+    through, along = pair_masks(a, b)
+    return bool(through & blockers) or (along & blockers).bit_count() >= 2
 
 
 def in_range(a: Hex, b: Hex) -> bool:

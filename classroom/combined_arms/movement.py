@@ -310,6 +310,21 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
     read from tables (:func:`_entry_corners`, :func:`_armour_steps`);
     ``tests/combined_arms/test_fast_paths.py`` checks the result against the checks.
     """
+    yield from entries_and_moves(state, unit)
+    if unit.where != BOARD or not unit.fresh:
+        return
+    if check_withdraw(state, unit) is None:
+        yield ("withdraw", None, None)
+    if check_exploit(state, unit) is None:
+        yield ("exploit", None, None)
+
+
+def entries_and_moves(state, unit: Platoon) -> Iterator[tuple[str, Hex, int | None]]:
+    """The ``enter`` and ``move`` entries of :func:`destinations`, in the same order.
+
+    For callers that only place platoons on hexes and need not ask whether they may
+    withdraw or exploit.
+    """
     board = state.board
     if unit.where == OFF:
         cands = list(board.friendly_edge) + ([board.road[1]] if unit.is_armour else [])
@@ -332,7 +347,3 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
         for h in board.neighbours_on_board[unit.hex]:
             if hex_block(state, unit, h) is None and _move_problem(state, unit, h, None) is None:
                 yield ("move", h, None)
-    if check_withdraw(state, unit) is None:
-        yield ("withdraw", None, None)
-    if check_exploit(state, unit) is None:
-        yield ("exploit", None, None)

@@ -314,7 +314,11 @@ def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> fl
     with 2+ chances in 6 or when adjacent; a platoon without ATGs only close assaults
     adjacent armour (CA "Enemy Fire", "Enemy Decisions").
     """
-    h, facing = probe.hex, probe.facing
+    return armour_risk_at(state, probe.hex, probe.facing, only)
+
+
+def armour_risk_at(state: GameState, h: Hex, facing: int, only: Hex | None = None) -> float:
+    """:func:`armour_risk` of armour standing in ``h`` with ``facing``."""
     blockers = lines.terrain_mask(state)
     survive = 1.0
     posts = [(only, state.enemy[only])] if only is not None else state.enemy.items()
@@ -359,6 +363,7 @@ __all__ = [
     "Sight",
     "armour_faces",
     "armour_risk",
+    "armour_risk_at",
     "atg_chance",
     "best_cluster_total",
     "can_exploit_now",
