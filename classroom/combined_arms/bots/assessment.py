@@ -16,10 +16,10 @@ from classroom.hexgrid import Hex
 from .. import enemy, fire, lines
 from ..board import DIST
 from ..lines import MAX_RANGE
-from ..movement import destinations
+from ..movement import entries_and_moves
 from ..quick import (
     Sight,
-    armour_risk,
+    armour_risk_at,
     best_cluster_total,
     can_exploit_now,
     group_pin,
@@ -177,7 +177,7 @@ class Assessment:
         on the facing and on whether a rifle platoon shares the hex (the close
         assault's -1), so it is kept across actions and turns until a counter changes.
         """
-        return cached_risk(state, self._risk_table(state), uid, h, facing, only)
+        return cached_risk(state, self._risk_table(state), h, facing, only)
 
     def _risk_table(self, state) -> dict[tuple, float]:
         """The remembered :func:`armour_risk` answers, emptied when the enemy changes."""
@@ -251,7 +251,7 @@ class Assessment:
         mine = (post.platoon, post.atg, post.atg_removed, enemy.many_revealed(state))
         for a in state.units.values():
             if a.id[0] == "A" and a.where == BOARD:
-                arm = max(arm, cached_risk(state, risks, a.id, a.hex, a.facing, h, mine))
+                arm = max(arm, cached_risk(state, risks, a.hex, a.facing, h, mine))
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
@@ -262,7 +262,7 @@ class Assessment:
 
 
 def cached_risk(
-    state, risks: dict, uid: str, h: Hex, facing, only: Hex | None, enemy_key: tuple = ()
+    state, risks: dict, h: Hex, facing, only: Hex | None, enemy_key: tuple = ()
 ) -> float:
     """:func:`armour_risk` from the table ``risks``, worked out and kept on a miss.
 
@@ -274,7 +274,7 @@ def cached_risk(
     k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids), enemy_key)
     got = risks.get(k)
     if got is None:
-        got = risks[k] = armour_risk(state, Platoon(uid, BOARD, h, True, facing), only)
+        got = risks[k] = armour_risk_at(state, h, facing, only)
     return got
 
 
@@ -423,4 +423,5 @@ def _centre_offset(state: GameState, h: Hex) -> int:
 
 
 def _armour_destinations(state: GameState, u: Platoon):
-    return [d for d in destinations(state, u) if d[0] in ("enter", "move")]
+    """Where armour may enter or move to, as (verb, hex, facing)."""
+    return list(entries_and_moves(state, u))

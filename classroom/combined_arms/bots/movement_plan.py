@@ -718,7 +718,7 @@ class MovementPlan:
 
         def value(h: Hex, facing, now: bool) -> float:
             best = fire(h)
-            risk = cached_risk(state, risks, uid, h, facing, None)
+            risk = cached_risk(state, risks, h, facing, None)
             return (best if now else 0.8 * best) - harm * risk + forward_of(h)
 
         def upper(h: Hex) -> float:
