@@ -223,6 +223,8 @@ class Sight:
 
     def pin(self, unit_id: str, h: Hex, target: Hex) -> int:
         """Faces on which ``unit_id`` firing from ``h`` pins ``target`` (0: it cannot)."""
+        if not 1 <= DIST[h][target] <= MAX_RANGE:
+            return 0  # out of range, as :meth:`_pin` would say: nothing to remember
         kind = unit_id[0]  # company letter, or A(rmour) / M(MG)
         key = (kind, h, target)
         faces = self._pins.get(key)
