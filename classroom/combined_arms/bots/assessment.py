@@ -377,9 +377,12 @@ def _greedy_groups(
     return plan
 
 
-def _move_order(state: GameState) -> list[str]:
-    """Exploiters, MMGs, armour, then rifles; leaders first, so others follow where they were."""
-    units = [u for u in state.units.values() if u.where in (OFF, BOARD)]
+def _move_order(state: GameState, done=()) -> list[str]:
+    """Exploiters, MMGs, armour, then rifles; leaders first, so others follow where they were.
+
+    Platoons in ``done`` are left out (the others keep their order).
+    """
+    units = [u for u in state.units.values() if u.where in (OFF, BOARD) and u.id not in done]
     rank = {"M": 1, "A": 2}
 
     def key(u: Platoon):

@@ -79,9 +79,7 @@ class MovementPlan:
         turn = self._plan_turn(state)
         if turn is None:
             return EndGame(seat)
-        for uid in _move_order(state):
-            if uid in turn.done:
-                continue
+        for uid in _move_order(state, turn.done):
             turn.done.add(uid)
             action = self._unit_move(state, seat, turn, state.units[uid])
             if action is not None and self._passes(state, action):
