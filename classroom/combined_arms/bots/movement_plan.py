@@ -73,6 +73,8 @@ class MovementPlan:
     _spots_key: tuple | None = None
     _spots_turn: _Turn | None = None
     _spots: dict = {}
+    _targets_key: tuple | None = None
+    _targets: list = []
 
     # --- move phase ------------------------------------------------------------------------
     def _move_action(self, state: GameState, seat: str):
@@ -675,14 +677,10 @@ class MovementPlan:
         uid = u.id
         sight = self._sight(state)
         pin = sight.pin
-        targets = [
-            (e, (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0))
-            for e, post in state.enemy.items()
-            if post.platoon is not None
-        ]
+        risks = self._risk_table(state)
+        targets = self._armour_targets(state, aims)
         lo, hi = w.armour_range, MAX_RANGE
         fire_value = self._fire_value
-        risks = self._risk_table(state)
         exploiting = uid in self._exploiters
         pull, harm = w.exploit_pull, w.armour
 
@@ -725,6 +723,23 @@ class MovementPlan:
 
         value.upper = upper
         return value
+
+    def _armour_targets(self, state: GameState, aims) -> list[tuple[Hex, float]]:
+        """(post, weight) of each enemy platoon armour may fire on: aims and likely ones first.
+
+        The weights read the reveal odds (each post's counters, whether many are
+        revealed) and ``aims``; they are kept while the enemy signature that
+        :meth:`_risk_table` last saw and the aims stay the same.
+        """
+        key = (self._risk_key, frozenset(aims))
+        if key != self._targets_key:
+            self._targets_key = key
+            self._targets = [
+                (e, (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0))
+                for e, post in state.enemy.items()
+                if post.platoon is not None
+            ]
+        return self._targets
 
     def _exploit_steps(self, state: GameState, h: Hex) -> float:
         """Armour's distance from leaving by the enemy edge (the road counts half)."""
