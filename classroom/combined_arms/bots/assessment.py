@@ -85,6 +85,10 @@ class _Turn:
 class Assessment:
     """Exposure, danger, cover and threat estimates (a mixin of the steady policy)."""
 
+    # _kept_threat's table in use and the action it was looked up for (the tables, one
+    # per layout, are the instance's _threat_tables)
+    _layout_version: tuple | None = None
+    _threats_here: dict = {}
     # the table of _post_risk_table, set on the instance when first filled
     _post_risk_key: tuple | None = None
     _post_risks: dict = {}
@@ -220,7 +224,31 @@ class Assessment:
             key = (h, len(state.actions))
         got = self._threat_cache.get(key)
         if got is None:
-            got = self._threat_cache[key] = self._threat_now(state, h)
+            got = self._threat_cache[key] = self._kept_threat(state, h, post)
+        return got
+
+    def _kept_threat(self, state: GameState, h: Hex, post: EnemyPost) -> float:
+        """:meth:`_threat_now`, remembered by all it reads, whatever the phase or action.
+
+        That is the post's counters and whether it is fresh, and :func:`_threat_layout`
+        (your platoons, armour facings, terrain, smoke, the reveal odds): a position met
+        again, say in the fire phase after a move phase in which nobody moved, is not
+        weighed twice. The layout is worked out once per action.
+        """
+        version = (id(state), len(state.actions), len(state.events))
+        if version != self._layout_version:
+            self._layout_version = version
+            layout = _threat_layout(state)
+            table = self._threat_tables.get(layout)
+            if table is None:
+                if len(self._threat_tables) >= 32:
+                    self._threat_tables = {}  # a long-lived coach's policy: forget old layouts
+                table = self._threat_tables[layout] = {}
+            self._threats_here = table
+        key = (h, post.platoon, post.atg, post.atg_removed, post.fresh)
+        got = self._threats_here.get(key)
+        if got is None:
+            got = self._threats_here[key] = self._threat_now(state, h)
         return got
 
     def _threat_now(self, state: GameState, h: Hex) -> float:
@@ -299,6 +327,25 @@ def _raw_entries(state: GameState, t: _Turn, h: Hex):
             c = enemy.hit_chances(state, ph, h, table)
         if c:
             yield k, ph, c, row[ph] == 1
+
+
+def _threat_layout(state: GameState) -> tuple:
+    """All :meth:`Assessment._threat_now` reads besides the post's own counters, as one value.
+
+    The board, terrain and smoke (the hit and risk tables), whether many counters are
+    revealed (the reveal odds), where your platoons stand (the payoffs, adjacency and
+    whether a rifle shares an armour's hex) and each armour platoon's hex and facing.
+    """
+    armour = tuple(
+        (a.hex, a.facing) for a in state.units.values() if a.id[0] == "A" and a.where == BOARD
+    )
+    return (
+        state.board,
+        lines.terrain_mask(state),
+        enemy.many_revealed(state),
+        tuple((x, tuple(ids)) for x, ids in state.at.items()),
+        armour,
+    )
 
 
 def _sight_signature(state: GameState) -> tuple:

@@ -101,6 +101,7 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         self._sight_key: tuple | None = None
         self._threat_phase: tuple | None = None
         self._threat_cache: dict[tuple, float] = {}
+        self._threat_tables: dict[tuple, dict] = {}  # _kept_threat's, one per layout
         self._threat_version: tuple | None = None
         self._threat_on_board = 0
         self._risk_key: tuple | None = None
