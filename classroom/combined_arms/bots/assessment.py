@@ -80,6 +80,8 @@ class _Turn:
     # per hex, the posts (index in ``posts``, hex, faces, adjacent) that can hit it: read
     # from the hit tables and kept while the terrain, smoke and posts stay as they are
     raw: dict[Hex, list[tuple[int, Hex, int, bool]]] = field(default_factory=dict)
+    # the start of a scan for ``raw`` that stopped early (see _raw_scan), kept with it
+    raw_part: dict[Hex, tuple[list, list[int]]] = field(default_factory=dict)
 
 
 class Assessment:
@@ -306,19 +308,21 @@ def cached_risk(
     return got
 
 
-def _raw_exposure(state: GameState, t: _Turn, h: Hex, lazy: bool = False):
+def _raw_exposure(state: GameState, t: _Turn, h: Hex) -> list[tuple[int, Hex, int, bool]]:
     """(index in ``t.posts``, post hex, faces, adjacent) of each post with a shot at ``h``.
 
-    A list; or with ``lazy`` the same entries one at a time, for a caller that may stop.
+    For a caller that may stop early, :func:`_raw_scan` gives the same one at a time.
     """
-    gen = _raw_entries(state, t, h)
-    return gen if lazy else list(gen)
+    return list(_raw_entries(state, t, h))
 
 
-def _raw_entries(state: GameState, t: _Turn, h: Hex):
+def _raw_entries(state: GameState, t: _Turn, h: Hex, start: int = 0):
+    """The entries of :func:`_raw_exposure`, from the post at index ``start`` on."""
     tables = t.hit_tables
     row = DIST[h]
-    for k, (ph, _, _) in enumerate(t.posts):
+    posts = t.posts
+    for k in range(start, len(posts)):
+        ph = posts[k][0]
         if row[ph] > MAX_RANGE:
             continue  # out of range: no shot (CA "Enemy Fire"), as the hit table says
         table = tables[ph]
@@ -346,6 +350,26 @@ def _threat_layout(state: GameState) -> tuple:
         tuple((x, tuple(ids)) for x, ids in state.at.items()),
         armour,
     )
+
+
+def _raw_scan(state: GameState, t: _Turn, h: Hex):
+    """:func:`_raw_exposure` of ``h`` one entry at a time, each post scanned only once.
+
+    A caller may stop early; the entries it saw are kept (``t.raw_part``) and given
+    first to the next, which scans on from there. Once the scan ends, the whole
+    list goes to ``t.raw``, as :func:`_raw_exposure` would have put it.
+    """
+    part = t.raw_part.get(h)
+    if part is None:
+        part = t.raw_part[h] = ([], [0])
+    entries, start = part
+    yield from entries
+    for entry in _raw_entries(state, t, h, start[0]):
+        entries.append(entry)
+        start[0] = entry[0] + 1
+        yield entry
+    t.raw[h] = entries
+    t.raw_part.pop(h, None)
 
 
 def _sight_signature(state: GameState) -> tuple:

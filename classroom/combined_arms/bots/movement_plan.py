@@ -45,7 +45,7 @@ from .assessment import (
     _company_alive,
     _enemy_signature,
     _move_order,
-    _raw_exposure,
+    _raw_scan,
     _Turn,
     cached_risk,
 )
@@ -70,6 +70,7 @@ class MovementPlan:
     # caches of this module, set on the instance when first filled
     _raw_key: tuple | None = None
     _raw: dict = {}
+    _raw_part: dict = {}
     _spots_key: tuple | None = None
     _spots_turn: _Turn | None = None
     _spots: dict = {}
@@ -111,8 +112,8 @@ class MovementPlan:
         # posts are: kept until one of those changes (a reveal does not)
         raw_key = (state.board, lines.terrain_mask(state), tuple(h for h, _, _ in t.posts))
         if raw_key != self._raw_key:
-            self._raw_key, self._raw = raw_key, {}
-        t.raw = self._raw
+            self._raw_key, self._raw, self._raw_part = raw_key, {}, {}
+        t.raw, t.raw_part = self._raw, self._raw_part
         self._step_costs(state, t)
         self._choose_objectives(state, t)
         self._turn = t
@@ -329,7 +330,7 @@ class MovementPlan:
         """``sum(v for ph, v in self._exposure(state, t, a) if ph != h)``, or None past ``bound``."""
         raw = t.raw.get(a)
         if raw is None:
-            raw = _raw_exposure(state, t, a, lazy=True)
+            raw = _raw_scan(state, t, a)
         posts = t.posts
         values = []
         running = 0.0
