@@ -582,26 +582,22 @@ class MovementPlan:
     def _rifle_options(self, state: GameState, seat: str, u: Platoon):
         """Legal (action, hex) pairs; staying put is (None, here), or (None, None) off board.
 
-        :func:`check` asks what every candidate shares (the seat, the phase, the
-        platoon) and then the movement rule for the hex; the first candidate the rule
-        allows is checked whole, and once that passes the rest need only the rule
-        (:func:`~..movement.check_move`, :func:`~..movement.check_enter`).
+        The hexes the movement rule allows come from :func:`~..movement.entries_and_moves`
+        (no refusal worded for the others); :func:`check` then asks what every candidate
+        shares (the seat, the phase, the platoon) of the first one only, and once that
+        passes the rest need nothing more.
         """
         out: list[tuple] = []
         if u.where == OFF:
             out.append((None, None))
             if state.turn > self.w.last_entry:
                 return out
-            verb, cands, rule = "enter", state.board.friendly_edge, movement.check_enter
         elif not u.on_board or not u.fresh:
             return out
         else:
             out.append((None, u.hex))
-            verb, cands, rule = "move", state.board.neighbours_on_board[u.hex], movement.check_move
         shared = None  # does check pass what all the candidates share? (None: not asked yet)
-        for h in cands:
-            if rule(state, u, h, None) is not None:
-                continue  # the rule refuses this hex, so check would too
+        for verb, h, _ in movement.entries_and_moves(state, u):
             if shared is None:
                 a = action_for(state, seat, u.id, h, verb=verb)
                 shared = check(state, a) is None
