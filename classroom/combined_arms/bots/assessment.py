@@ -66,7 +66,6 @@ class _Turn:
     mode: dict[str, str] = field(default_factory=dict)
     posts: list[tuple[Hex, EnemyPost, float]] = field(default_factory=list)
     step: dict[Hex, float] = field(default_factory=dict)
-    near: dict[Hex, list[Hex]] = field(default_factory=dict)
     exposure: dict[Hex, list[tuple[Hex, float]]] = field(default_factory=dict)
     cover: dict[Hex, float] | None = None
     close_cover: dict[Hex, float] = field(default_factory=dict)

@@ -426,24 +426,27 @@ class MovementPlan:
         key = (state.board, frozenset(state.enemy))
         if key != self._paths_key:
             board, w = state.board, self.w
-            step, near_of = {}, {}
+            near: dict[Hex, int] = {}  # enemy posts next to each hex
+            for e in state.enemy:
+                for n in board.neighbours_on_board[e]:
+                    near[n] = near.get(n, 0) + 1
+            step = {}
             for h in board.hexes:
                 if h in state.enemy or h in board.closed_side_edge:
                     continue
-                near = [n for n in board.neighbours_on_board[h] if n in state.enemy]
-                cost = 1.0 + w.near_enemy_step * len(near)
+                cost = 1.0 + w.near_enemy_step * near.get(h, 0)
                 if board.terrain[h] not in DEFENSIVE:
                     cost += w.open_step
-                step[h], near_of[h] = cost, near
-            self._paths_key, self._paths = key, (step, near_of, {})
-        t.step, t.near, _ = self._paths
+                step[h] = cost
+            self._paths_key, self._paths = key, (step, {})
+        t.step = self._paths[0]
 
     def _distance_field(self, state: GameState, goal, obj: Hex | None, forbid) -> dict[Hex, float]:
         """Path cost from every hex to the goal, preferring cover and shunning other enemies.
 
         Remembered with the step costs it is built on; callers only read it.
         """
-        fields = self._paths[2]
+        fields = self._paths[1]
         key = (tuple(goal), obj, tuple(forbid))
         got = fields.get(key)
         if got is None:

@@ -112,7 +112,7 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         self._paths_key: tuple | None = None
         self._exposure_key: tuple | None = None
         self._exposures: tuple[dict, dict] = ({}, {})
-        self._paths: tuple[dict, dict, dict] = ({}, {}, {})
+        self._paths: tuple[dict, dict] = ({}, {})  # step costs, path fields
         self._checked: object = None  # the action check() last accepted in this act()
         del rng  # the steady policy needs no randomness
 
