@@ -725,7 +725,7 @@ class MovementPlan:
         return value
 
     def _armour_targets(self, state: GameState, aims) -> list[tuple[Hex, float]]:
-        """(post, weight) of each enemy platoon armour may fire on: aims and likely ones first.
+        """(post, weight) of each enemy platoon armour may fire on, the aims counting double.
 
         The weights read the reveal odds (each post's counters, whether many are
         revealed) and ``aims``; they are kept while the enemy signature that
