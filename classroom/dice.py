@@ -119,8 +119,10 @@ class LoadedDice(Dice):
 
 def chances(modifier: int, need: int) -> int:
     """How many faces of one die reach ``need`` once ``modifier`` is added (0 to 6)."""
-    lowest_face = need - modifier
-    return max(0, min(6, 7 - lowest_face))
+    faces = 7 - (need - modifier)  # the faces from the lowest that reaches need up to 6
+    if faces <= 0:
+        return 0
+    return 6 if faces >= 6 else faces
 
 
 def chance_fraction(modifier: int, need: int) -> Fraction:

@@ -25,7 +25,7 @@ from classroom.combined_arms.movement import (
     entries_and_moves,
 )
 from classroom.combined_arms.units import BOARD, OFF
-from classroom.dice import Dice
+from classroom.dice import Dice, chances
 
 from .test_quick import positions
 
@@ -103,6 +103,12 @@ def test_d6_rolls_as_below_six(seed, calls):
         else:
             assert fast.below(n) == slow.below(n)
     assert fast.snapshot() == slow.snapshot()
+
+
+@given(st.integers(-30, 30), st.integers(-10, 16))
+def test_chances_count_the_faces_that_reach_the_need(modifier, need):
+    """The faces of one die that, with the modifier added, reach the number needed."""
+    assert chances(modifier, need) == sum(1 for face in range(1, 7) if face + modifier >= need)
 
 
 class _ScoresEveryHex(SteadyPolicy):
