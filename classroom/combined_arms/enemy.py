@@ -117,7 +117,9 @@ def best_armour_chance(state, post_hex: Hex, with_atg: bool) -> int:
     for a in _armour_on_board(state):
         total = armour_total(state, post_hex, a.hex, a.facing, with_atg, blockers)
         if total is not None:
-            best = max(best, chances(total, ARMOUR_BREAK))
+            c = chances(total, ARMOUR_BREAK)
+            if c > best:
+                best = c
     return best
 
 

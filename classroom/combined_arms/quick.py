@@ -302,10 +302,13 @@ def best_cluster_total(pay: dict[Hex, int]) -> int:
     best = max(pay.values())
     for a, b in combinations(pay, 2):
         if DIST[a][b] == 1:
-            best = max(best, pay[a] + pay[b])
+            two = pay[a] + pay[b]
+            if two > best:
+                best = two
             for c in pay:
-                if c not in (a, b) and DIST[a][c] == 1 and DIST[b][c] == 1:
-                    best = max(best, pay[a] + pay[b] + pay[c])
+                three = two + pay[c]
+                if three > best and c not in (a, b) and DIST[a][c] == 1 and DIST[b][c] == 1:
+                    best = three
     return best
 
 

@@ -273,14 +273,18 @@ class Assessment:
                     n += 1
             if n:
                 adjacent = near[x] == 1
-                inf = max(inf, n * c / 6 * (2 if adjacent else 1))
+                v = n * c / 6 * (2 if adjacent else 1)
+                if v > inf:
+                    inf = v
                 pay[x] = 2 * n * c * (3 if adjacent else 1)
         arm = 0.0
         risks = self._post_risk_table(state)
         mine = (post.platoon, post.atg, post.atg_removed, enemy.many_revealed(state))
         for a in state.units.values():
             if a.id[0] == "A" and a.where == BOARD:
-                arm = max(arm, cached_risk(state, risks, a.hex, a.facing, h, mine))
+                risk = cached_risk(state, risks, a.hex, a.facing, h, mine)
+                if risk > arm:
+                    arm = risk
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value

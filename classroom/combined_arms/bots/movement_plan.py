@@ -695,8 +695,8 @@ class MovementPlan:
                     if d > hi or d < lo:
                         continue
                     c = pin(uid, h, e)
-                    if c:
-                        best = max(best, c / 6 * weight)
+                    if c and c / 6 * weight > best:
+                        best = c / 6 * weight
                 fire_value[key] = best
             return best
 
