@@ -60,7 +60,7 @@ def he_targets(state: GameState) -> dict[Hex, str]:
     for h in sorted(state.enemy):
         if tied is not None and DIST[tied][h] > 1:
             continue  # last turn's target or a hex next to it
-        if any(n in at for n in neighbours[h]):
+        if not at.keys().isdisjoint(neighbours[h]):
             continue  # never on a hex next to your own platoons
         for sp in spotters:
             if lines.spotting_clear(state, sp.hex, h):
@@ -217,7 +217,12 @@ class Sight:
             state = self.state
             em = state.enemy_mortar
             near = DIST[h]
-            ok = not any(near[e] <= 2 for e in state.enemy) and (em is None or near[em.hex] > 2)
+            ok = em is None or near[em.hex] > 2
+            if ok:
+                for e in state.enemy:
+                    if near[e] <= 2:
+                        ok = False
+                        break
             self._hatches[h] = ok
         return ok
 

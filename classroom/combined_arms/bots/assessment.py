@@ -303,8 +303,14 @@ def cached_risk(
     shares the hex (the close assault's -1), so that is the key, with ``enemy_key``
     for whatever of the enemy the table is not emptied on.
     """
+    rifle = False  # a rifle platoon shares the hex
     ids = state.at.get(h)
-    k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids), enemy_key)
+    if ids:
+        for x in ids:
+            if x[0] in "DEF":
+                rifle = True
+                break
+    k = (h, facing, only, rifle, enemy_key)
     got = risks.get(k)
     if got is None:
         got = risks[k] = armour_risk_at(state, h, facing, only)
