@@ -76,6 +76,7 @@ class MovementPlan:
     _spots: dict = {}
     _targets_key: tuple | None = None
     _targets: list = []
+    _fire_seen: tuple = (None, None)  # the Sight and weights _fire_value was worked out for
 
     # --- move phase ------------------------------------------------------------------------
     def _move_action(self, state: GameState, seat: str):
@@ -639,7 +640,6 @@ class MovementPlan:
         aims = {o for o in t.objectives.values() if o is not None}
         self._exploiters = t.exploiters
         self._exploit_dist = t.exploit_field
-        self._fire_value = {}
         if u.where == OFF:
             if state.turn > self.w.last_entry:
                 return None
@@ -671,7 +671,9 @@ class MovementPlan:
         """:meth:`_armour_value` of ``u`` as a function of (hex, facing, now) for this state.
 
         What every hex shares (the Sight, each post's weight, the remembered risks) is
-        looked up once; the fire each hex offers is kept in ``_fire_value``.
+        looked up once; the fire each hex offers is kept in ``_fire_value`` while the
+        Sight and the weights stay the same (the next armour platoon reads it too: armour
+        pins alike from a hex).
         """
         w = self.w
         uid = u.id
@@ -680,12 +682,14 @@ class MovementPlan:
         risks = self._risk_table(state)
         targets = self._armour_targets(state, aims)
         lo, hi = w.armour_range, MAX_RANGE
+        if self._fire_seen[0] is not sight or self._fire_seen[1] is not targets:
+            self._fire_seen, self._fire_value = (sight, targets), {}
         fire_value = self._fire_value
         exploiting = uid in self._exploiters
         pull, harm = w.exploit_pull, w.armour
 
         def fire(h: Hex) -> float:
-            key = (uid, h)
+            key = (uid[0], h)  # Sight.pin reads only the kind of platoon
             best = fire_value.get(key)
             if best is None:
                 best = 0.0

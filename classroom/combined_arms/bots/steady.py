@@ -97,7 +97,7 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         self._exploiters: set[str] = set()
         self._exploit_dist: dict[Hex, float] = {}
         self._waits: dict[str, int] = {}
-        self._fire_value: dict[tuple[str, Hex], float] = {}
+        self._fire_value: dict[tuple[str, Hex], float] = {}  # see _armour_values
         self._sight_key: tuple | None = None
         self._threat_phase: tuple | None = None
         self._threat_cache: dict[tuple, float] = {}
