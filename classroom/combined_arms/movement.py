@@ -38,19 +38,20 @@ def hex_block(state, unit: Platoon, h: Hex) -> tuple[str, str | None] | None:
         return ("side edge", None)
     if h in state.enemy:
         return ("enemy", None)
-    ids = state.at.get(h)
-    others = [state.units[u] for u in ids if u != unit.id] if ids else ()
-    if unit.is_rifle:
-        for o in others:
-            if o.is_rifle and o.company != unit.company:
-                return ("company", o.id)
-    if unit.is_armour:
+    ids = state.at.get(h, ())
+    kind = unit.id[0]
+    if kind == "A":  # armour: no closed terrain, no other armour
         terrain = board.terrain[h]
         if terrain in ARMOUR_CANNOT_ENTER:
             return ("terrain", terrain)
-        for o in others:
-            if o.is_armour:
-                return ("armour", o.id)
+        for other in ids:
+            if other[0] == "A" and other != unit.id:
+                return ("armour", other)
+    elif kind in "DEF":  # a rifle platoon: no rifles of another company
+        for other in ids:
+            rifle = other[0] in "DEF" and other != unit.id
+            if rifle and state.units[other].company != unit.company:
+                return ("company", other)
     return None
 
 
