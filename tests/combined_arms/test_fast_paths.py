@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from classroom.combined_arms import Options, record
+from classroom.combined_arms.board import ARMOUR_CANNOT_ENTER
 from classroom.combined_arms.bots import SteadyPolicy, play_game
 from classroom.combined_arms.lines import line_blocked, mask_of, trace
 from classroom.combined_arms.mortars import can_spot, spotter_problem
@@ -23,6 +24,7 @@ from classroom.combined_arms.movement import (
     check_withdraw,
     destinations,
     entries_and_moves,
+    hex_block,
 )
 from classroom.combined_arms.units import BOARD, OFF
 from classroom.dice import Dice, chances
@@ -103,6 +105,38 @@ def test_d6_rolls_as_below_six(seed, calls):
         else:
             assert fast.below(n) == slow.below(n)
     assert fast.snapshot() == slow.snapshot()
+
+
+def _hex_block_platoon_by_platoon(state, unit, h):
+    """CA "Movement" stacking and terrain, asked of each other platoon in ``h`` in turn."""
+    board = state.board
+    if h not in board.hex_set:
+        return ("off board", None)
+    if h in board.closed_side_edge:
+        return ("side edge", None)
+    if h in state.enemy:
+        return ("enemy", None)
+    others = [u for u in state.units_at(h) if u.id != unit.id]
+    if unit.is_rifle:
+        for o in others:
+            if o.is_rifle and o.company != unit.company:
+                return ("company", o.id)
+    if unit.is_armour:
+        if board.terrain[h] in ARMOUR_CANNOT_ENTER:
+            return ("terrain", board.terrain[h])
+        for o in others:
+            if o.is_armour:
+                return ("armour", o.id)
+    return None
+
+
+@MANY
+@given(positions)
+def test_hex_block_asks_each_platoon_in_the_hex(g):
+    """What keeps a platoon out of a hex, for every platoon and every hex of the board."""
+    for u in g.units.values():
+        for h in g.board.hexes:
+            assert hex_block(g, u, h) == _hex_block_platoon_by_platoon(g, u, h), (u.id, h)
 
 
 @given(st.integers(-30, 30), st.integers(-10, 16))
