@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import combinations
 
 from classroom import hexgrid as hg
 from classroom.dice import chances
@@ -26,6 +25,7 @@ from classroom.hexgrid import Hex
 
 from . import enemy, fire, lines, mortars
 from .board import DIST
+from .enemy import best_cluster_total
 from .lines import MAX_RANGE, friendly_line
 from .state import GameState
 from .units import POTENTIAL, REAL, Platoon
@@ -298,23 +298,6 @@ def cluster_payoff(
         if c:
             pay[h] = n * c * (3 if near[h] == 1 else 1)
     return best_cluster_total(pay)
-
-
-def best_cluster_total(pay: dict[Hex, int]) -> int:
-    """The largest sum of payoffs over 1 to 3 mutually adjacent hexes (0 if none)."""
-    if not pay:
-        return 0
-    best = max(pay.values())
-    for a, b in combinations(pay, 2):
-        if DIST[a][b] == 1:
-            two = pay[a] + pay[b]
-            if two > best:
-                best = two
-            for c in pay:
-                three = two + pay[c]
-                if three > best and c not in (a, b) and DIST[a][c] == 1 and DIST[b][c] == 1:
-                    best = three
-    return best
 
 
 def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> float:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from classroom.combined_arms import Options, record
 from classroom.combined_arms.board import ARMOUR_CANNOT_ENTER
 from classroom.combined_arms.bots import SteadyPolicy, play_game
+from classroom.combined_arms.enemy import best_clusters, best_payoff
 from classroom.combined_arms.lines import line_blocked, mask_of, trace
 from classroom.combined_arms.mortars import can_spot, spotter_problem
 from classroom.combined_arms.movement import (
@@ -137,6 +138,14 @@ def test_hex_block_asks_each_platoon_in_the_hex(g):
     for u in g.units.values():
         for h in g.board.hexes:
             assert hex_block(g, u, h) == _hex_block_platoon_by_platoon(g, u, h), (u.id, h)
+
+
+@MANY
+@given(positions)
+def test_best_payoff_is_that_of_the_best_clusters(g):
+    """CA "Enemy Decisions": the best payoff, as the clusters listed one by one give it."""
+    for h in g.enemy:
+        assert best_payoff(g, h) == best_clusters(g, h)[0], h
 
 
 @given(st.integers(-30, 30), st.integers(-10, 16))
