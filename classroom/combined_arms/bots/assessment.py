@@ -28,6 +28,7 @@ from ..quick import (
 from ..state import GameState
 from ..units import (
     BOARD,
+    COMPANIES,
     OFF,
     REAL,
     EnemyPost,
@@ -474,7 +475,12 @@ def _move_order(state: GameState, done=()) -> list[str]:
 
 
 def _company(state: GameState, c: str) -> list[Platoon]:
-    return [state.units[f"{c}{i}"] for i in (1, 2, 3)]
+    """The three rifle platoons of company ``c``."""
+    units = state.units
+    return [units[uid] for uid in _COMPANY_IDS[c]]
+
+
+_COMPANY_IDS = {c: tuple(f"{c}{i}" for i in (1, 2, 3)) for c in COMPANIES}
 
 
 def _company_alive(state: GameState, c: str) -> bool:
