@@ -331,9 +331,10 @@ def _raw_entries(state: GameState, t: _Turn, h: Hex, start: int = 0):
     tables = t.hit_tables
     row = DIST[h]
     posts = t.posts
+    reach = MAX_RANGE
     for k in range(start, len(posts)):
         ph = posts[k][0]
-        if row[ph] > MAX_RANGE:
+        if row[ph] > reach:
             continue  # out of range: no shot (CA "Enemy Fire"), as the hit table says
         table = tables[ph]
         c = table.get(h)
@@ -423,6 +424,10 @@ def _greedy_groups(
     """
     plan: dict[Hex, list[Platoon]] = {}
     free = list(firers)
+    # what no assignment changes, worked out once: each firer's (hex, threat, faces)
+    # where it has a shot, in the threats' order, and a rifle's ammo cost at each hex
+    shots = {u.id: _shots(threats, faces[u.id]) for u in free}
+    ammo = {h: rifle_cost(t) if rifle_cost else None for h, t in threats.items()}
     while free:
         best = None
         # group_pin of each hex's group so far, by its chance of no pin: adding a firer
@@ -434,16 +439,12 @@ def _greedy_groups(
                 m *= 1 - faces[g.id][h] / 6
             miss[h] = m
         for u in free:
-            mine = faces[u.id]
-            for h, t in threats.items():
-                f = mine.get(h, 0)
-                if not f:
-                    continue
+            rifle = u.is_rifle
+            for h, t, f in shots[u.id]:
                 cost = 0.0
-                if u.is_rifle:
-                    group = plan.get(h, [])
-                    c = rifle_cost(t) if rifle_cost else None
-                    if c is None or fire.company_problem([*group, u]) is not None:
+                if rifle:
+                    c = ammo[h]
+                    if c is None or fire.company_problem([*plan.get(h, []), u]) is not None:
                         continue
                     cost = c
                 m = miss[h]
@@ -456,6 +457,16 @@ def _greedy_groups(
         plan.setdefault(h, []).append(u)
         free.remove(u)
     return plan
+
+
+def _shots(threats: dict[Hex, float], mine: dict[Hex, int]) -> list[tuple[Hex, float, int]]:
+    """(hex, threat, faces) of each threatened hex a firer with pin faces ``mine`` can hit."""
+    out = []
+    for h, t in threats.items():
+        f = mine.get(h, 0)
+        if f:
+            out.append((h, t, f))
+    return out
 
 
 def _move_order(state: GameState, done=()) -> list[str]:
