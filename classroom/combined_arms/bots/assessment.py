@@ -90,6 +90,7 @@ class Assessment:
     # _kept_threat's table in use and the action it was looked up for (the tables, one
     # per layout, are the instance's _threat_tables)
     _layout_version: tuple | None = None
+    _layout_armour: tuple = ()
     _threats_here: dict = {}
     # the table of _post_risk_table, set on the instance when first filled
     _post_risk_key: tuple | None = None
@@ -241,6 +242,7 @@ class Assessment:
         if version != self._layout_version:
             self._layout_version = version
             layout = _threat_layout(state)
+            self._layout_armour = layout[-1]
             table = self._threat_tables.get(layout)
             if table is None:
                 if len(self._threat_tables) >= 32:
@@ -250,10 +252,14 @@ class Assessment:
         key = (h, post.platoon, post.atg, post.atg_removed, post.fresh)
         got = self._threats_here.get(key)
         if got is None:
-            got = self._threats_here[key] = self._threat_now(state, h)
+            got = self._threats_here[key] = self._threat_now(state, h, self._layout_armour)
         return got
 
-    def _threat_now(self, state: GameState, h: Hex) -> float:
+    def _threat_now(self, state: GameState, h: Hex, armour=None) -> float:
+        """What :meth:`_threat` remembers; ``armour``: (hex, facing) of each armour
+        platoon on the board, as :func:`_threat_layout` lists them (found here if None)."""
+        if armour is None:
+            armour = _threat_layout(state)[-1]
         post = state.enemy.get(h)
         if post is None or post.platoon is None or not post.fresh:
             return 0.0
@@ -281,11 +287,10 @@ class Assessment:
         arm = 0.0
         risks = self._post_risk_table(state)
         mine = (post.platoon, post.atg, post.atg_removed, enemy.many_revealed(state))
-        for a in state.units.values():
-            if a.id[0] == "A" and a.where == BOARD:
-                risk = cached_risk(state, risks, a.hex, a.facing, h, mine)
-                if risk > arm:
-                    arm = risk
+        for ah, facing in armour:
+            risk = cached_risk(state, risks, ah, facing, h, mine)
+            if risk > arm:
+                arm = risk
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
