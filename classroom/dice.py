@@ -20,6 +20,7 @@ from fractions import Fraction
 
 _MASK64 = (1 << 64) - 1
 _MULT = 6364136223846793005
+_D6_THRESHOLD = (0x100000000 - 6) % 6  # below(6) draws again under this
 
 
 class Dice:
@@ -57,7 +58,19 @@ class Dice:
         return r % n
 
     def d6(self) -> int:
-        return self.below(6) + 1
+        """``below(6) + 1``, with the generator step written out for plain :class:`Dice`."""
+        if type(self) is not Dice:
+            return self.below(6) + 1  # loaded or sealed dice roll their own way
+        inc = self.inc
+        while True:  # as below(6): reject the 4 lowest outputs, (2**32 - 6) % 6 of them
+            old = self.state
+            self.state = (old * _MULT + inc) & _MASK64
+            xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+            rot = old >> 59
+            r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+            if r >= _D6_THRESHOLD:
+                self.rolled += 1
+                return r % 6 + 1
 
     def snapshot(self) -> tuple[int, int, int]:
         return (self.state, self.inc, self.rolled)
@@ -106,8 +119,10 @@ class LoadedDice(Dice):
 
 def chances(modifier: int, need: int) -> int:
     """How many faces of one die reach ``need`` once ``modifier`` is added (0 to 6)."""
-    lowest_face = need - modifier
-    return max(0, min(6, 7 - lowest_face))
+    faces = 7 - (need - modifier)  # the faces from the lowest that reaches need up to 6
+    if faces <= 0:
+        return 0
+    return 6 if faces >= 6 else faces
 
 
 def chance_fraction(modifier: int, need: int) -> Fraction:

@@ -117,7 +117,9 @@ def best_armour_chance(state, post_hex: Hex, with_atg: bool) -> int:
     for a in _armour_on_board(state):
         total = armour_total(state, post_hex, a.hex, a.facing, with_atg, blockers)
         if total is not None:
-            best = max(best, chances(total, ARMOUR_BREAK))
+            c = chances(total, ARMOUR_BREAK)
+            if c > best:
+                best = c
     return best
 
 
@@ -499,9 +501,24 @@ def _activate_for_defender(state, h: Hex) -> list[tuple]:
 def best_payoff(state, post_hex: Hex) -> int:
     """The highest total payoff of :func:`best_clusters`, without listing the winners."""
     pay = {h: payoff(n, c, adj) for h, n, c, adj in _infantry_targets(state, post_hex)}
-    if len(pay) < 2:
-        return max(pay.values(), default=0)
-    return max(sum(pay[h] for h in cl) for cl in clusters(pay))
+    return best_cluster_total(pay)
+
+
+def best_cluster_total(pay: dict[Hex, int]) -> int:
+    """The largest sum of payoffs over 1 to 3 mutually adjacent hexes (0 if none)."""
+    if not pay:
+        return 0
+    best = max(pay.values())
+    for a, b in combinations(pay, 2):
+        if DIST[a][b] == 1:
+            two = pay[a] + pay[b]
+            if two > best:
+                best = two
+            for c in pay:
+                three = two + pay[c]
+                if three > best and c not in (a, b) and DIST[a][c] == 1 and DIST[b][c] == 1:
+                    best = three
+    return best
 
 
 def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:

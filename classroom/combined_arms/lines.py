@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from classroom import hexgrid as hg
 from classroom.hexgrid import Hex
 
+from .board import DIST
+
 MAX_RANGE = 5  # CA "Fire Attacks": targets 6 or more hexes away may not be engaged
 
 
@@ -148,10 +150,19 @@ def friendly_line(state, firer: Hex, target: Hex) -> LineOfFire:
 
 def spotting_clear(state, spotter: Hex, target: Hex) -> bool:
     """CA "Mortars": platoons and a single partial block do not hinder spotting."""
-    d = hg.distance(spotter, target)
+    row = DIST.get(spotter)
+    d = row.get(target) if row is not None else None
+    if d is None:  # a hex off the standard board: only a hand-made question asks
+        d = hg.distance(spotter, target)
     if not 1 <= d <= MAX_RANGE:
         return False
-    return not enemy_line(state, spotter, target).blocked
+    return not line_blocked(spotter, target, terrain_mask(state))
+
+
+def line_blocked(a: Hex, b: Hex, blockers: int) -> bool:
+    """``trace(a, b, blockers).blocked``, without building the :class:`LineOfFire`."""
+    through, along = pair_masks(a, b)
+    return bool(through & blockers) or (along & blockers).bit_count() >= 2
 
 
 def in_range(a: Hex, b: Hex) -> bool:

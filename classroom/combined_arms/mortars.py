@@ -92,7 +92,14 @@ def friendly_target_problem(state, target: Hex, spotter: Platoon, smoke: bool) -
 
 
 def friendly_spotters(state) -> list[Platoon]:
-    return [u for u in state.on_board() if spotter_problem(state, u) is None]
+    return [u for u in state.on_board() if can_spot(state, u)]
+
+
+def can_spot(state, spotter: Platoon) -> bool:
+    """``spotter_problem(state, spotter) is None``, without wording the refusals."""
+    if not (spotter.on_board and spotter.fresh) or spotter.id[0] == "A":
+        return False
+    return state.enemy.keys().isdisjoint(state.board.neighbours_on_board[spotter.hex])
 
 
 def friendly_targets(state, smoke: bool = False) -> dict[Hex, str]:

@@ -38,19 +38,20 @@ def hex_block(state, unit: Platoon, h: Hex) -> tuple[str, str | None] | None:
         return ("side edge", None)
     if h in state.enemy:
         return ("enemy", None)
-    ids = state.at.get(h)
-    others = [state.units[u] for u in ids if u != unit.id] if ids else ()
-    if unit.is_rifle:
-        for o in others:
-            if o.is_rifle and o.company != unit.company:
-                return ("company", o.id)
-    if unit.is_armour:
+    ids = state.at.get(h, ())
+    kind = unit.id[0]
+    if kind == "A":  # armour: no closed terrain, no other armour
         terrain = board.terrain[h]
         if terrain in ARMOUR_CANNOT_ENTER:
             return ("terrain", terrain)
-        for o in others:
-            if o.is_armour:
-                return ("armour", o.id)
+        for other in ids:
+            if other[0] == "A" and other != unit.id:
+                return ("armour", other)
+    elif kind in "DEF":  # a rifle platoon: no rifles of another company
+        for other in ids:
+            rifle = other[0] in "DEF" and other != unit.id
+            if rifle and state.units[other].company != unit.company:
+                return ("company", other)
     return None
 
 
@@ -310,6 +311,21 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
     read from tables (:func:`_entry_corners`, :func:`_armour_steps`);
     ``tests/combined_arms/test_fast_paths.py`` checks the result against the checks.
     """
+    yield from entries_and_moves(state, unit)
+    if unit.where != BOARD or not unit.fresh:
+        return
+    if check_withdraw(state, unit) is None:
+        yield ("withdraw", None, None)
+    if check_exploit(state, unit) is None:
+        yield ("exploit", None, None)
+
+
+def entries_and_moves(state, unit: Platoon) -> Iterator[tuple[str, Hex, int | None]]:
+    """The ``enter`` and ``move`` entries of :func:`destinations`, in the same order.
+
+    For callers that only place platoons on hexes and need not ask whether they may
+    withdraw or exploit.
+    """
     board = state.board
     if unit.where == OFF:
         cands = list(board.friendly_edge) + ([board.road[1]] if unit.is_armour else [])
@@ -332,7 +348,3 @@ def destinations(state, unit: Platoon) -> Iterator[tuple[str, Hex | None, int | 
         for h in board.neighbours_on_board[unit.hex]:
             if hex_block(state, unit, h) is None and _move_problem(state, unit, h, None) is None:
                 yield ("move", h, None)
-    if check_withdraw(state, unit) is None:
-        yield ("withdraw", None, None)
-    if check_exploit(state, unit) is None:
-        yield ("exploit", None, None)

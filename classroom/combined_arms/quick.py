@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import combinations
 
 from classroom import hexgrid as hg
 from classroom.dice import chances
@@ -26,6 +25,7 @@ from classroom.hexgrid import Hex
 
 from . import enemy, fire, lines, mortars
 from .board import DIST
+from .enemy import best_cluster_total
 from .lines import MAX_RANGE, friendly_line
 from .state import GameState
 from .units import POTENTIAL, REAL, Platoon
@@ -60,7 +60,7 @@ def he_targets(state: GameState) -> dict[Hex, str]:
     for h in sorted(state.enemy):
         if tied is not None and DIST[tied][h] > 1:
             continue  # last turn's target or a hex next to it
-        if any(n in at for n in neighbours[h]):
+        if not at.keys().isdisjoint(neighbours[h]):
             continue  # never on a hex next to your own platoons
         for sp in spotters:
             if lines.spotting_clear(state, sp.hex, h):
@@ -217,12 +217,19 @@ class Sight:
             state = self.state
             em = state.enemy_mortar
             near = DIST[h]
-            ok = not any(near[e] <= 2 for e in state.enemy) and (em is None or near[em.hex] > 2)
+            ok = em is None or near[em.hex] > 2
+            if ok:
+                for e in state.enemy:
+                    if near[e] <= 2:
+                        ok = False
+                        break
             self._hatches[h] = ok
         return ok
 
     def pin(self, unit_id: str, h: Hex, target: Hex) -> int:
         """Faces on which ``unit_id`` firing from ``h`` pins ``target`` (0: it cannot)."""
+        if not 1 <= DIST[h][target] <= MAX_RANGE:
+            return 0  # out of range, as :meth:`_pin` would say: nothing to remember
         kind = unit_id[0]  # company letter, or A(rmour) / M(MG)
         key = (kind, h, target)
         faces = self._pins.get(key)
@@ -293,20 +300,6 @@ def cluster_payoff(
     return best_cluster_total(pay)
 
 
-def best_cluster_total(pay: dict[Hex, int]) -> int:
-    """The largest sum of payoffs over 1 to 3 mutually adjacent hexes (0 if none)."""
-    if not pay:
-        return 0
-    best = max(pay.values())
-    for a, b in combinations(pay, 2):
-        if DIST[a][b] == 1:
-            best = max(best, pay[a] + pay[b])
-            for c in pay:
-                if c not in (a, b) and DIST[a][c] == 1 and DIST[b][c] == 1:
-                    best = max(best, pay[a] + pay[b] + pay[c])
-    return best
-
-
 def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> float:
     """Chance enemy fire breaks armour standing at ``probe`` this enemy phase.
 
@@ -314,7 +307,11 @@ def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> fl
     with 2+ chances in 6 or when adjacent; a platoon without ATGs only close assaults
     adjacent armour (CA "Enemy Fire", "Enemy Decisions").
     """
-    h, facing = probe.hex, probe.facing
+    return armour_risk_at(state, probe.hex, probe.facing, only)
+
+
+def armour_risk_at(state: GameState, h: Hex, facing: int, only: Hex | None = None) -> float:
+    """:func:`armour_risk` of armour standing in ``h`` with ``facing``."""
     blockers = lines.terrain_mask(state)
     survive = 1.0
     posts = [(only, state.enemy[only])] if only is not None else state.enemy.items()
@@ -359,6 +356,7 @@ __all__ = [
     "Sight",
     "armour_faces",
     "armour_risk",
+    "armour_risk_at",
     "atg_chance",
     "best_cluster_total",
     "can_exploit_now",

@@ -201,9 +201,12 @@ class GameState:
         return any(row[e] <= within for e in self.enemy)
 
     def friendly_adjacent(self, h: Hex) -> list[Platoon]:
-        out = []
         at, units = self.at, self.units
-        for n in self.board.neighbours_on_board[h]:
+        neighbours = self.board.neighbours_on_board[h]
+        if at.keys().isdisjoint(neighbours):
+            return []  # the usual answer, found without a loop in Python
+        out = []
+        for n in neighbours:
             ids = at.get(n)
             if ids:
                 out.extend([units[u] for u in ids])

@@ -16,10 +16,10 @@ from classroom.hexgrid import Hex
 from .. import enemy, fire, lines
 from ..board import DIST
 from ..lines import MAX_RANGE
-from ..movement import destinations
+from ..movement import entries_and_moves
 from ..quick import (
     Sight,
-    armour_risk,
+    armour_risk_at,
     best_cluster_total,
     can_exploit_now,
     group_pin,
@@ -28,6 +28,7 @@ from ..quick import (
 from ..state import GameState
 from ..units import (
     BOARD,
+    COMPANIES,
     OFF,
     REAL,
     EnemyPost,
@@ -66,7 +67,6 @@ class _Turn:
     mode: dict[str, str] = field(default_factory=dict)
     posts: list[tuple[Hex, EnemyPost, float]] = field(default_factory=list)
     step: dict[Hex, float] = field(default_factory=dict)
-    near: dict[Hex, list[Hex]] = field(default_factory=dict)
     exposure: dict[Hex, list[tuple[Hex, float]]] = field(default_factory=dict)
     cover: dict[Hex, float] | None = None
     close_cover: dict[Hex, float] = field(default_factory=dict)
@@ -80,11 +80,18 @@ class _Turn:
     # per hex, the posts (index in ``posts``, hex, faces, adjacent) that can hit it: read
     # from the hit tables and kept while the terrain, smoke and posts stay as they are
     raw: dict[Hex, list[tuple[int, Hex, int, bool]]] = field(default_factory=dict)
+    # the start of a scan for ``raw`` that stopped early (see _raw_scan), kept with it
+    raw_part: dict[Hex, tuple[list, list[int]]] = field(default_factory=dict)
 
 
 class Assessment:
     """Exposure, danger, cover and threat estimates (a mixin of the steady policy)."""
 
+    # _kept_threat's table in use and the action it was looked up for (the tables, one
+    # per layout, are the instance's _threat_tables)
+    _layout_version: tuple | None = None
+    _layout_armour: tuple = ()
+    _threats_here: dict = {}
     # the table of _post_risk_table, set on the instance when first filled
     _post_risk_key: tuple | None = None
     _post_risks: dict = {}
@@ -177,7 +184,7 @@ class Assessment:
         on the facing and on whether a rifle platoon shares the hex (the close
         assault's -1), so it is kept across actions and turns until a counter changes.
         """
-        return cached_risk(state, self._risk_table(state), uid, h, facing, only)
+        return cached_risk(state, self._risk_table(state), h, facing, only)
 
     def _risk_table(self, state) -> dict[tuple, float]:
         """The remembered :func:`armour_risk` answers, emptied when the enemy changes."""
@@ -220,10 +227,39 @@ class Assessment:
             key = (h, len(state.actions))
         got = self._threat_cache.get(key)
         if got is None:
-            got = self._threat_cache[key] = self._threat_now(state, h)
+            got = self._threat_cache[key] = self._kept_threat(state, h, post)
         return got
 
-    def _threat_now(self, state: GameState, h: Hex) -> float:
+    def _kept_threat(self, state: GameState, h: Hex, post: EnemyPost) -> float:
+        """:meth:`_threat_now`, remembered by all it reads, whatever the phase or action.
+
+        That is the post's counters and whether it is fresh, and :func:`_threat_layout`
+        (your platoons, armour facings, terrain, smoke, the reveal odds): a position met
+        again, say in the fire phase after a move phase in which nobody moved, is not
+        weighed twice. The layout is worked out once per action.
+        """
+        version = (id(state), len(state.actions), len(state.events))
+        if version != self._layout_version:
+            self._layout_version = version
+            layout = _threat_layout(state)
+            self._layout_armour = layout[-1]
+            table = self._threat_tables.get(layout)
+            if table is None:
+                if len(self._threat_tables) >= 32:
+                    self._threat_tables = {}  # a long-lived coach's policy: forget old layouts
+                table = self._threat_tables[layout] = {}
+            self._threats_here = table
+        key = (h, post.platoon, post.atg, post.atg_removed, post.fresh)
+        got = self._threats_here.get(key)
+        if got is None:
+            got = self._threats_here[key] = self._threat_now(state, h, self._layout_armour)
+        return got
+
+    def _threat_now(self, state: GameState, h: Hex, armour=None) -> float:
+        """What :meth:`_threat` remembers; ``armour``: (hex, facing) of each armour
+        platoon on the board, as :func:`_threat_layout` lists them (found here if None)."""
+        if armour is None:
+            armour = _threat_layout(state)[-1]
         post = state.enemy.get(h)
         if post is None or post.platoon is None or not post.fresh:
             return 0.0
@@ -244,14 +280,17 @@ class Assessment:
                     n += 1
             if n:
                 adjacent = near[x] == 1
-                inf = max(inf, n * c / 6 * (2 if adjacent else 1))
+                v = n * c / 6 * (2 if adjacent else 1)
+                if v > inf:
+                    inf = v
                 pay[x] = 2 * n * c * (3 if adjacent else 1)
         arm = 0.0
         risks = self._post_risk_table(state)
         mine = (post.platoon, post.atg, post.atg_removed, enemy.many_revealed(state))
-        for a in state.units.values():
-            if a.id[0] == "A" and a.where == BOARD:
-                arm = max(arm, cached_risk(state, risks, a.id, a.hex, a.facing, h, mine))
+        for ah, facing in armour:
+            risk = cached_risk(state, risks, ah, facing, h, mine)
+            if risk > arm:
+                arm = risk
         value = inf * w.loss + arm * w.armour
         if post.platoon == REAL:
             return value
@@ -262,7 +301,7 @@ class Assessment:
 
 
 def cached_risk(
-    state, risks: dict, uid: str, h: Hex, facing, only: Hex | None, enemy_key: tuple = ()
+    state, risks: dict, h: Hex, facing, only: Hex | None, enemy_key: tuple = ()
 ) -> float:
     """:func:`armour_risk` from the table ``risks``, worked out and kept on a miss.
 
@@ -270,28 +309,37 @@ def cached_risk(
     shares the hex (the close assault's -1), so that is the key, with ``enemy_key``
     for whatever of the enemy the table is not emptied on.
     """
+    rifle = False  # a rifle platoon shares the hex
     ids = state.at.get(h)
-    k = (h, facing, only, bool(ids) and any(x[0] in "DEF" for x in ids), enemy_key)
+    if ids:
+        for x in ids:
+            if x[0] in "DEF":
+                rifle = True
+                break
+    k = (h, facing, only, rifle, enemy_key)
     got = risks.get(k)
     if got is None:
-        got = risks[k] = armour_risk(state, Platoon(uid, BOARD, h, True, facing), only)
+        got = risks[k] = armour_risk_at(state, h, facing, only)
     return got
 
 
-def _raw_exposure(state: GameState, t: _Turn, h: Hex, lazy: bool = False):
+def _raw_exposure(state: GameState, t: _Turn, h: Hex) -> list[tuple[int, Hex, int, bool]]:
     """(index in ``t.posts``, post hex, faces, adjacent) of each post with a shot at ``h``.
 
-    A list; or with ``lazy`` the same entries one at a time, for a caller that may stop.
+    For a caller that may stop early, :func:`_raw_scan` gives the same one at a time.
     """
-    gen = _raw_entries(state, t, h)
-    return gen if lazy else list(gen)
+    return list(_raw_entries(state, t, h))
 
 
-def _raw_entries(state: GameState, t: _Turn, h: Hex):
+def _raw_entries(state: GameState, t: _Turn, h: Hex, start: int = 0):
+    """The entries of :func:`_raw_exposure`, from the post at index ``start`` on."""
     tables = t.hit_tables
     row = DIST[h]
-    for k, (ph, _, _) in enumerate(t.posts):
-        if row[ph] > MAX_RANGE:
+    posts = t.posts
+    reach = MAX_RANGE
+    for k in range(start, len(posts)):
+        ph = posts[k][0]
+        if row[ph] > reach:
             continue  # out of range: no shot (CA "Enemy Fire"), as the hit table says
         table = tables[ph]
         c = table.get(h)
@@ -299,6 +347,45 @@ def _raw_entries(state: GameState, t: _Turn, h: Hex):
             c = enemy.hit_chances(state, ph, h, table)
         if c:
             yield k, ph, c, row[ph] == 1
+
+
+def _threat_layout(state: GameState) -> tuple:
+    """All :meth:`Assessment._threat_now` reads besides the post's own counters, as one value.
+
+    The board, terrain and smoke (the hit and risk tables), whether many counters are
+    revealed (the reveal odds), where your platoons stand (the payoffs, adjacency and
+    whether a rifle shares an armour's hex) and each armour platoon's hex and facing.
+    """
+    armour = tuple(
+        (a.hex, a.facing) for a in state.units.values() if a.id[0] == "A" and a.where == BOARD
+    )
+    return (
+        state.board,
+        lines.terrain_mask(state),
+        enemy.many_revealed(state),
+        tuple((x, tuple(ids)) for x, ids in state.at.items()),
+        armour,
+    )
+
+
+def _raw_scan(state: GameState, t: _Turn, h: Hex):
+    """:func:`_raw_exposure` of ``h`` one entry at a time, each post scanned only once.
+
+    A caller may stop early; the entries it saw are kept (``t.raw_part``) and given
+    first to the next, which scans on from there. Once the scan ends, the whole
+    list goes to ``t.raw``, as :func:`_raw_exposure` would have put it.
+    """
+    part = t.raw_part.get(h)
+    if part is None:
+        part = t.raw_part[h] = ([], [0])
+    entries, start = part
+    yield from entries
+    for entry in _raw_entries(state, t, h, start[0]):
+        entries.append(entry)
+        start[0] = entry[0] + 1
+        yield entry
+    t.raw[h] = entries
+    t.raw_part.pop(h, None)
 
 
 def _sight_signature(state: GameState) -> tuple:
@@ -342,6 +429,10 @@ def _greedy_groups(
     """
     plan: dict[Hex, list[Platoon]] = {}
     free = list(firers)
+    # what no assignment changes, worked out once: each firer's (hex, threat, faces)
+    # where it has a shot, in the threats' order, and a rifle's ammo cost at each hex
+    shots = {u.id: _shots(threats, faces[u.id]) for u in free}
+    ammo = {h: rifle_cost(t) if rifle_cost else None for h, t in threats.items()}
     while free:
         best = None
         # group_pin of each hex's group so far, by its chance of no pin: adding a firer
@@ -353,16 +444,12 @@ def _greedy_groups(
                 m *= 1 - faces[g.id][h] / 6
             miss[h] = m
         for u in free:
-            mine = faces[u.id]
-            for h, t in threats.items():
-                f = mine.get(h, 0)
-                if not f:
-                    continue
+            rifle = u.is_rifle
+            for h, t, f in shots[u.id]:
                 cost = 0.0
-                if u.is_rifle:
-                    group = plan.get(h, [])
-                    c = rifle_cost(t) if rifle_cost else None
-                    if c is None or fire.company_problem([*group, u]) is not None:
+                if rifle:
+                    c = ammo[h]
+                    if c is None or fire.company_problem([*plan.get(h, []), u]) is not None:
                         continue
                     cost = c
                 m = miss[h]
@@ -377,9 +464,22 @@ def _greedy_groups(
     return plan
 
 
-def _move_order(state: GameState) -> list[str]:
-    """Exploiters, MMGs, armour, then rifles; leaders first, so others follow where they were."""
-    units = [u for u in state.units.values() if u.where in (OFF, BOARD)]
+def _shots(threats: dict[Hex, float], mine: dict[Hex, int]) -> list[tuple[Hex, float, int]]:
+    """(hex, threat, faces) of each threatened hex a firer with pin faces ``mine`` can hit."""
+    out = []
+    for h, t in threats.items():
+        f = mine.get(h, 0)
+        if f:
+            out.append((h, t, f))
+    return out
+
+
+def _move_order(state: GameState, done=()) -> list[str]:
+    """Exploiters, MMGs, armour, then rifles; leaders first, so others follow where they were.
+
+    Platoons in ``done`` are left out (the others keep their order).
+    """
+    units = [u for u in state.units.values() if u.where in (OFF, BOARD) and u.id not in done]
     rank = {"M": 1, "A": 2}
 
     def key(u: Platoon):
@@ -391,7 +491,12 @@ def _move_order(state: GameState) -> list[str]:
 
 
 def _company(state: GameState, c: str) -> list[Platoon]:
-    return [state.units[f"{c}{i}"] for i in (1, 2, 3)]
+    """The three rifle platoons of company ``c``."""
+    units = state.units
+    return [units[uid] for uid in _COMPANY_IDS[c]]
+
+
+_COMPANY_IDS = {c: tuple(f"{c}{i}" for i in (1, 2, 3)) for c in COMPANIES}
 
 
 def _company_alive(state: GameState, c: str) -> bool:
@@ -423,4 +528,5 @@ def _centre_offset(state: GameState, h: Hex) -> int:
 
 
 def _armour_destinations(state: GameState, u: Platoon):
-    return [d for d in destinations(state, u) if d[0] in ("enter", "move")]
+    """Where armour may enter or move to, as (verb, hex, facing)."""
+    return list(entries_and_moves(state, u))

@@ -45,7 +45,7 @@ from .assessment import (
     _company_alive,
     _enemy_signature,
     _move_order,
-    _raw_exposure,
+    _raw_scan,
     _Turn,
     cached_risk,
 )
@@ -70,18 +70,20 @@ class MovementPlan:
     # caches of this module, set on the instance when first filled
     _raw_key: tuple | None = None
     _raw: dict = {}
+    _raw_part: dict = {}
     _spots_key: tuple | None = None
     _spots_turn: _Turn | None = None
     _spots: dict = {}
+    _targets_key: tuple | None = None
+    _targets: list = []
+    _fire_seen: tuple = (None, None)  # the Sight and weights _fire_value was worked out for
 
     # --- move phase ------------------------------------------------------------------------
     def _move_action(self, state: GameState, seat: str):
         turn = self._plan_turn(state)
         if turn is None:
             return EndGame(seat)
-        for uid in _move_order(state):
-            if uid in turn.done:
-                continue
+        for uid in _move_order(state, turn.done):
             turn.done.add(uid)
             action = self._unit_move(state, seat, turn, state.units[uid])
             if action is not None and self._passes(state, action):
@@ -111,8 +113,8 @@ class MovementPlan:
         # posts are: kept until one of those changes (a reveal does not)
         raw_key = (state.board, lines.terrain_mask(state), tuple(h for h, _, _ in t.posts))
         if raw_key != self._raw_key:
-            self._raw_key, self._raw = raw_key, {}
-        t.raw = self._raw
+            self._raw_key, self._raw, self._raw_part = raw_key, {}, {}
+        t.raw, t.raw_part = self._raw, self._raw_part
         self._step_costs(state, t)
         self._choose_objectives(state, t)
         self._turn = t
@@ -329,7 +331,7 @@ class MovementPlan:
         """``sum(v for ph, v in self._exposure(state, t, a) if ph != h)``, or None past ``bound``."""
         raw = t.raw.get(a)
         if raw is None:
-            raw = _raw_exposure(state, t, a, lazy=True)
+            raw = _raw_scan(state, t, a)
         posts = t.posts
         values = []
         running = 0.0
@@ -425,24 +427,27 @@ class MovementPlan:
         key = (state.board, frozenset(state.enemy))
         if key != self._paths_key:
             board, w = state.board, self.w
-            step, near_of = {}, {}
+            near: dict[Hex, int] = {}  # enemy posts next to each hex
+            for e in state.enemy:
+                for n in board.neighbours_on_board[e]:
+                    near[n] = near.get(n, 0) + 1
+            step = {}
             for h in board.hexes:
                 if h in state.enemy or h in board.closed_side_edge:
                     continue
-                near = [n for n in board.neighbours_on_board[h] if n in state.enemy]
-                cost = 1.0 + w.near_enemy_step * len(near)
+                cost = 1.0 + w.near_enemy_step * near.get(h, 0)
                 if board.terrain[h] not in DEFENSIVE:
                     cost += w.open_step
-                step[h], near_of[h] = cost, near
-            self._paths_key, self._paths = key, (step, near_of, {})
-        t.step, t.near, _ = self._paths
+                step[h] = cost
+            self._paths_key, self._paths = key, (step, {})
+        t.step = self._paths[0]
 
     def _distance_field(self, state: GameState, goal, obj: Hex | None, forbid) -> dict[Hex, float]:
         """Path cost from every hex to the goal, preferring cover and shunning other enemies.
 
         Remembered with the step costs it is built on; callers only read it.
         """
-        fields = self._paths[2]
+        fields = self._paths[1]
         key = (tuple(goal), obj, tuple(forbid))
         got = fields.get(key)
         if got is None:
@@ -581,26 +586,22 @@ class MovementPlan:
     def _rifle_options(self, state: GameState, seat: str, u: Platoon):
         """Legal (action, hex) pairs; staying put is (None, here), or (None, None) off board.
 
-        :func:`check` asks what every candidate shares (the seat, the phase, the
-        platoon) and then the movement rule for the hex; the first candidate the rule
-        allows is checked whole, and once that passes the rest need only the rule
-        (:func:`~..movement.check_move`, :func:`~..movement.check_enter`).
+        The hexes the movement rule allows come from :func:`~..movement.entries_and_moves`
+        (no refusal worded for the others); :func:`check` then asks what every candidate
+        shares (the seat, the phase, the platoon) of the first one only, and once that
+        passes the rest need nothing more.
         """
         out: list[tuple] = []
         if u.where == OFF:
             out.append((None, None))
             if state.turn > self.w.last_entry:
                 return out
-            verb, cands, rule = "enter", state.board.friendly_edge, movement.check_enter
         elif not u.on_board or not u.fresh:
             return out
         else:
             out.append((None, u.hex))
-            verb, cands, rule = "move", state.board.neighbours_on_board[u.hex], movement.check_move
         shared = None  # does check pass what all the candidates share? (None: not asked yet)
-        for h in cands:
-            if rule(state, u, h, None) is not None:
-                continue  # the rule refuses this hex, so check would too
+        for verb, h, _ in movement.entries_and_moves(state, u):
             if shared is None:
                 a = action_for(state, seat, u.id, h, verb=verb)
                 shared = check(state, a) is None
@@ -639,7 +640,6 @@ class MovementPlan:
         aims = {o for o in t.objectives.values() if o is not None}
         self._exploiters = t.exploiters
         self._exploit_dist = t.exploit_field
-        self._fire_value = {}
         if u.where == OFF:
             if state.turn > self.w.last_entry:
                 return None
@@ -671,25 +671,25 @@ class MovementPlan:
         """:meth:`_armour_value` of ``u`` as a function of (hex, facing, now) for this state.
 
         What every hex shares (the Sight, each post's weight, the remembered risks) is
-        looked up once; the fire each hex offers is kept in ``_fire_value``.
+        looked up once; the fire each hex offers is kept in ``_fire_value`` while the
+        Sight and the weights stay the same (the next armour platoon reads it too: armour
+        pins alike from a hex).
         """
         w = self.w
         uid = u.id
         sight = self._sight(state)
         pin = sight.pin
-        targets = [
-            (e, (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0))
-            for e, post in state.enemy.items()
-            if post.platoon is not None
-        ]
-        lo, hi = w.armour_range, MAX_RANGE
-        fire_value = self._fire_value
         risks = self._risk_table(state)
+        targets = self._armour_targets(state, aims)
+        lo, hi = w.armour_range, MAX_RANGE
+        if self._fire_seen[0] is not sight or self._fire_seen[1] is not targets:
+            self._fire_seen, self._fire_value = (sight, targets), {}
+        fire_value = self._fire_value
         exploiting = uid in self._exploiters
         pull, harm = w.exploit_pull, w.armour
 
         def fire(h: Hex) -> float:
-            key = (uid, h)
+            key = (uid[0], h)  # Sight.pin reads only the kind of platoon
             best = fire_value.get(key)
             if best is None:
                 best = 0.0
@@ -699,8 +699,8 @@ class MovementPlan:
                     if d > hi or d < lo:
                         continue
                     c = pin(uid, h, e)
-                    if c:
-                        best = max(best, c / 6 * weight)
+                    if c and c / 6 * weight > best:
+                        best = c / 6 * weight
                 fire_value[key] = best
             return best
 
@@ -718,7 +718,7 @@ class MovementPlan:
 
         def value(h: Hex, facing, now: bool) -> float:
             best = fire(h)
-            risk = cached_risk(state, risks, uid, h, facing, None)
+            risk = cached_risk(state, risks, h, facing, None)
             return (best if now else 0.8 * best) - harm * risk + forward_of(h)
 
         def upper(h: Hex) -> float:
@@ -727,6 +727,23 @@ class MovementPlan:
 
         value.upper = upper
         return value
+
+    def _armour_targets(self, state: GameState, aims) -> list[tuple[Hex, float]]:
+        """(post, weight) of each enemy platoon armour may fire on, the aims counting double.
+
+        The weights read the reveal odds (each post's counters, whether many are
+        revealed) and ``aims``; they are kept while the enemy signature that
+        :meth:`_risk_table` last saw and the aims stay the same.
+        """
+        key = (self._risk_key, frozenset(aims))
+        if key != self._targets_key:
+            self._targets_key = key
+            self._targets = [
+                (e, (1.0 + reveal_chance(state, e)) * (2.0 if e in aims else 1.0))
+                for e, post in state.enemy.items()
+                if post.platoon is not None
+            ]
+        return self._targets
 
     def _exploit_steps(self, state: GameState, h: Hex) -> float:
         """Armour's distance from leaving by the enemy edge (the road counts half)."""

@@ -97,10 +97,11 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         self._exploiters: set[str] = set()
         self._exploit_dist: dict[Hex, float] = {}
         self._waits: dict[str, int] = {}
-        self._fire_value: dict[tuple[str, Hex], float] = {}
+        self._fire_value: dict[tuple[str, Hex], float] = {}  # see _armour_values
         self._sight_key: tuple | None = None
         self._threat_phase: tuple | None = None
         self._threat_cache: dict[tuple, float] = {}
+        self._threat_tables: dict[tuple, dict] = {}  # _kept_threat's, one per layout
         self._threat_version: tuple | None = None
         self._threat_on_board = 0
         self._risk_key: tuple | None = None
@@ -111,7 +112,7 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         self._paths_key: tuple | None = None
         self._exposure_key: tuple | None = None
         self._exposures: tuple[dict, dict] = ({}, {})
-        self._paths: tuple[dict, dict, dict] = ({}, {}, {})
+        self._paths: tuple[dict, dict] = ({}, {})  # step costs, path fields
         self._checked: object = None  # the action check() last accepted in this act()
         del rng  # the steady policy needs no randomness
 
