@@ -20,7 +20,6 @@ from fractions import Fraction
 
 _MASK64 = (1 << 64) - 1
 _MULT = 6364136223846793005
-_D6_THRESHOLD = (0x100000000 - 6) % 6  # below(6) draws again under this
 
 
 class Dice:
@@ -58,19 +57,7 @@ class Dice:
         return r % n
 
     def d6(self) -> int:
-        """``below(6) + 1``, with the generator step written out for plain :class:`Dice`."""
-        if type(self) is not Dice:
-            return self.below(6) + 1  # loaded or sealed dice roll their own way
-        inc = self.inc
-        while True:  # as below(6): reject the 4 lowest outputs, (2**32 - 6) % 6 of them
-            old = self.state
-            self.state = (old * _MULT + inc) & _MASK64
-            xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
-            rot = old >> 59
-            r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
-            if r >= _D6_THRESHOLD:
-                self.rolled += 1
-                return r % 6 + 1
+        return self.below(6) + 1
 
     def snapshot(self) -> tuple[int, int, int]:
         return (self.state, self.inc, self.rolled)
