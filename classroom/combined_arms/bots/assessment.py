@@ -87,7 +87,7 @@ class _Turn:
 class Assessment:
     """Exposure, danger, cover and threat estimates (a mixin of the steady policy)."""
 
-    # _kept_threat's table in use and the action it was looked up for (the tables, one
+    # _threat's table in use and the action it was looked up for (the tables, one
     # per layout, are the instance's _threat_tables)
     _layout_version: tuple | None = None
     _layout_armour: tuple = ()
@@ -209,35 +209,17 @@ class Assessment:
         return self._post_risks
 
     def _threat(self, state: GameState, h: Hex) -> float:
-        """Score points the enemy post in ``h`` is likely to cost you if left fresh."""
+        """Score points the enemy post in ``h`` is likely to cost you if left fresh.
+
+        :meth:`_threat_now`, remembered by all it reads: the post's counters and whether
+        it is fresh, and :func:`_threat_layout` (your platoons, armour facings, terrain,
+        smoke, the reveal odds). A position met again, say in the fire phase after a
+        move phase in which nobody moved, is not weighed twice. The layout is worked
+        out once per action.
+        """
         post = state.enemy.get(h)
         if post is None:
             return 0.0
-        version = (id(state), len(state.actions), len(state.events))
-        if version != self._threat_version:  # what the keys read, once per action
-            self._threat_version = version
-            phase = (id(state), state.turn, state.phase, len(state.exploited()))
-            if phase != self._threat_phase:
-                self._threat_phase, self._threat_cache = phase, {}
-            self._threat_on_board = len(state.on_board())
-        if state.phase == "friendly_fire":
-            # nobody moves in the fire phase: a post's threat changes only with its state
-            key = (h, post.platoon, post.atg, post.fresh, self._threat_on_board)
-        else:
-            key = (h, len(state.actions))
-        got = self._threat_cache.get(key)
-        if got is None:
-            got = self._threat_cache[key] = self._kept_threat(state, h, post)
-        return got
-
-    def _kept_threat(self, state: GameState, h: Hex, post: EnemyPost) -> float:
-        """:meth:`_threat_now`, remembered by all it reads, whatever the phase or action.
-
-        That is the post's counters and whether it is fresh, and :func:`_threat_layout`
-        (your platoons, armour facings, terrain, smoke, the reveal odds): a position met
-        again, say in the fire phase after a move phase in which nobody moved, is not
-        weighed twice. The layout is worked out once per action.
-        """
         version = (id(state), len(state.actions), len(state.events))
         if version != self._layout_version:
             self._layout_version = version

@@ -99,11 +99,7 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
         self._waits: dict[str, int] = {}
         self._fire_value: dict[tuple[str, Hex], float] = {}  # see _armour_values
         self._sight_key: tuple | None = None
-        self._threat_phase: tuple | None = None
-        self._threat_cache: dict[tuple, float] = {}
-        self._threat_tables: dict[tuple, dict] = {}  # _kept_threat's, one per layout
-        self._threat_version: tuple | None = None
-        self._threat_on_board = 0
+        self._threat_tables: dict[tuple, dict] = {}  # _threat's, one per layout
         self._risk_key: tuple | None = None
         self._risk_version: tuple | None = None
         self._risk_cache: dict[tuple, float] = {}
