@@ -82,6 +82,8 @@ class GameResult:
     enemy_broken: int
     friendly_broken: int
     exploited: int
+    # time the process that played the game spent on it (not part of what it came to)
+    seconds: float = field(default=0.0, compare=False)
 
 
 @dataclass
@@ -96,6 +98,8 @@ class Summary:
     scores: list[int] = field(repr=False)
     results: list[GameResult] = field(repr=False)
     board: int | None = None
+    # elapsed is this policy's own play time in one process, not the run's wall time
+    per_process: bool = False
 
     @property
     def wins(self) -> int:
@@ -162,6 +166,7 @@ class Summary:
             "score_counts": {str(k): v for k, v in sorted(Counter(self.scores).items())},
             "elapsed_seconds": round(self.elapsed, 3),
             "games_per_second": round(self.games_per_second, 2),
+            "timed_per_process": self.per_process,  # else wall time of the run, all jobs
             "win_threshold": WIN,
         }
 
@@ -185,9 +190,16 @@ class Summary:
                 f"{self.median:g}  sd {self.stdev:.2f}  range {lo}..{hi}",
                 f"  turns     mean {statistics.fmean(self.turns):.1f}  "
                 f"median {statistics.median(self.turns):g}",
-                f"  speed     {self.games_per_second:.1f} games/s ({self.elapsed:.1f} s, {jobs})",
+                f"  speed     {self._speed(jobs)}",
             ]
         )
+
+    def _speed(self, jobs: str) -> str:
+        if self.per_process:
+            return (
+                f"{self.games_per_second:.1f} games/s on one process ({self.elapsed:.1f} s of play)"
+            )
+        return f"{self.games_per_second:.1f} games/s ({self.elapsed:.1f} s, {jobs})"
 
 
 @dataclass
@@ -280,10 +292,12 @@ def play_one(seed: int, policy: str = "steady", board: int | None = None) -> Gam
     With ``board`` the game is set up from seed ``board`` (terrain and defence) and then
     rolls its own dice, seeded from both numbers.
     """
+    start = time.perf_counter()
     if board is None:
         state = play_game(seed, make_policy(policy, seed), Options(auto_decisions=True))
     else:
         state = play_out(board_game(board, seed), make_policy(policy, seed))
+    seconds = time.perf_counter() - start
     score = state.result
     return GameResult(
         seed=seed,
@@ -294,6 +308,7 @@ def play_one(seed: int, policy: str = "steady", board: int | None = None) -> Gam
         enemy_broken=state.enemy_platoons_broken,
         friendly_broken=len(state.broken_friendly()),
         exploited=len(state.exploited()),
+        seconds=seconds,
     )
 
 
@@ -379,25 +394,22 @@ def compare(
     seeds = list(range(seed, seed + games))
     start = time.perf_counter()
     got: dict[str, dict[int, GameResult]] = {p: {} for p in policies}
-    spent: dict[str, float] = dict.fromkeys(policies, 0.0)
     done = 0
-    last = start
     for policy, batch in _results(seeds, policies, jobs, board, scheduler):
         for r in batch:
             got[policy][r.seed] = r
-        now = time.perf_counter()
-        spent[policy] += now - last  # wall time, shared out by who finished when
-        last = now
         done += len(batch)
         if progress is not None:
             progress(done, games * len(policies))
     elapsed = time.perf_counter() - start
+    alone = len(policies) == 1  # else the policies shared the processes: time each one's games
     summaries = []
     for p in policies:
         results = [got[p][s] for s in seeds]
-        took = elapsed if len(policies) == 1 else spent[p]
+        took = elapsed if alone else sum(r.seconds for r in results)
+        scores = [r.score for r in results]
         summaries.append(
-            Summary(p, games, seed, jobs, took, [r.score for r in results], results, board)
+            Summary(p, games, seed, jobs, took, scores, results, board, per_process=not alone)
         )
     return Comparison(summaries)
 

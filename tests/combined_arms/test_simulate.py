@@ -81,6 +81,25 @@ def test_local_processes_give_the_same_results_as_one():
         assert two[p].results == one[p].results
 
 
+def test_each_policy_of_a_comparison_is_timed_by_its_own_games():
+    """With several policies in one pool a policy's speed is its own games' play time.
+
+    Shared-out wall time gave a fast policy whose chunks finished behind a slow one's
+    almost no time at all (hundreds of thousands of games/s); each game now carries
+    the seconds its process spent on it, and the comparison adds those up.
+    """
+    c = compare(["passive", "steady"], 4, seed=60, jobs=2)
+    for s in c.summaries:
+        assert all(r.seconds > 0 for r in s.results)
+        assert s.elapsed == pytest.approx(sum(r.seconds for r in s.results))
+        assert "games/s on one process" in s.report()
+        assert s.to_json()["timed_per_process"] is True
+    assert c["steady"].elapsed > c["passive"].elapsed  # steady plays turns; passive ends at once
+    alone = simulate(2, seed=60, policy="passive")
+    assert "games/s on one process" not in alone.report()  # one policy: wall time, all jobs
+    assert alone.to_json()["timed_per_process"] is False
+
+
 def test_board_study_of_doing_nothing_agrees_with_the_exact_baseline():
     """Passive games on one board average what the final reveal's exact odds say, and
     the board report states that exact figure (CA "Victory")."""
