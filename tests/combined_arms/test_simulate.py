@@ -94,7 +94,6 @@ def test_each_policy_of_a_comparison_is_timed_by_its_own_games():
         assert s.elapsed == pytest.approx(sum(r.seconds for r in s.results))
         assert "games/s on one process" in s.report()
         assert s.to_json()["timed_per_process"] is True
-    assert c["steady"].elapsed > c["passive"].elapsed  # steady plays turns; passive ends at once
     alone = simulate(2, seed=60, policy="passive")
     assert "games/s on one process" not in alone.report()  # one policy: wall time, all jobs
     assert alone.to_json()["timed_per_process"] is False
