@@ -39,6 +39,7 @@ from .store import (
 from .views import TeamSummary, team_summary
 
 MAX_ACTIONS_PER_POLL = 500
+_UNREAD = object()  # a change token no store gives: the data behind it is still to be read
 PRESENCE_EVERY = 2.0
 
 
@@ -106,7 +107,11 @@ class GameFollower:
                 return update
             if changed:
                 self._token = token  # read before the data: a later commit shows next time
-                self._refresh(update)
+                try:
+                    self._refresh(update)
+                except BaseException:
+                    self._token = _UNREAD  # cut off mid-read: the next poll reads again
+                    raise
             connected = self._reader.connected(self.game_id)
             self._presence_at = now
             if connected != self.connected:

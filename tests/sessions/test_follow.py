@@ -162,3 +162,49 @@ def test_a_saved_record_reloads_through_the_live_game(store, game):
         LiveGame.from_record(bad, store.game(game))
     with pytest.raises(RecordError, match="seed"):
         LiveGame.from_record(dict(data, seed=data["seed"] + 1), store.game(game))
+
+
+class _FailsOnce:
+    """A reader whose next read, once armed, fails as a lost connection would."""
+
+    def __init__(self, reader):
+        self._reader = reader
+        self.armed = False
+
+    def __getattr__(self, name):
+        attr = getattr(self._reader, name)
+        if name in ("change_token", "close") or not callable(attr):
+            return attr
+
+        def read(*args, **kwargs):
+            if self.armed:
+                self.armed = False
+                raise ConnectionError("the class store cannot be reached (reconnecting)")
+            return attr(*args, **kwargs)
+
+        return read
+
+
+def test_a_poll_cut_off_mid_read_is_retried_by_the_next_one(store, game, new_store):
+    """A poll that saw the change token move but lost its connection while reading must
+    not remember that token: the next poll reads again. Remembering it left a page (and,
+    after a server restart, every seat of a game) a move behind until someone moved again.
+    """
+    reader = _FailsOnce(store.reader())
+    f = GameFollower(store, game, reader=reader)
+    writer = new_store()
+    writer.submit(game, 0, "D", first_enter(writer.state(game), "D"))
+    reader.armed = True
+    try:
+        f.poll()
+    except ConnectionError:
+        pass
+    else:
+        raise AssertionError("the armed read did not fail")
+    assert f.version == 0
+    u = f.poll()  # nothing new has happened since: only a retry can catch up
+    assert u.version == 1 == f.version
+    assert f.state.snapshot() == replayed(store, game).snapshot()
+    writer.close()
+    f.close()
+    reader._reader.close()
