@@ -25,6 +25,11 @@ from classroom.sessions.locate import open_location
 from classroom.sessions.store import Refusal
 
 BUSY_KINDS = ("EndPhase", "EndGame")
+# Seconds between a crash worker's acknowledged actions. Unpaced, two workers play all six
+# games of the kill -9 test to turn 20 (about 780 actions) in some 2 s, and the games could
+# be over before the second restart, leaving nothing to resume; at this pace they last
+# well past the test's 100 or so acknowledgements.
+CRASH_PACE = 0.025
 
 
 def pick(state, seat: str, rng: random.Random, end_chance: float):
@@ -104,6 +109,7 @@ def run_crash(db: str, games: list[int], seed: int) -> None:
                 line = json.dumps([g, r.version, seat, action_to_json(action)])
                 sys.stdout.write(f"{line}\n")
                 sys.stdout.flush()
+                time.sleep(CRASH_PACE)
             break
 
 

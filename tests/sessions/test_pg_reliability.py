@@ -98,7 +98,10 @@ def test_kill_9_of_the_server_mid_game_then_every_game_resumes_identically(own_s
             before = [len(w.lines) for w in workers]
             for w, n in zip(workers, before):
                 # the same processes carry on: their pools and listeners reconnected
-                assert w.wait_for(n + 15, 120), f"a worker never resumed after crash {crash + 1}"
+                assert w.wait_for(n + 15, 120), (
+                    f"a worker never resumed after crash {crash + 1} "
+                    f"(exit code {w.proc.poll()}, {len(w.lines)} acks)"
+                )
     finally:
         acks = [line for w in workers for line in w.finish()]
     claimed = {}
