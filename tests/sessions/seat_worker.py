@@ -1,7 +1,7 @@
 """A seat process for the multi-process tests (run as a script, never imported by pytest).
 
     python seat_worker.py seat  STORE SEAT GAMES TARGET SEED OUT   # one seat, several games
-    python seat_worker.py crash STORE GAMES SEED                   # every seat, until killed
+    python seat_worker.py crash STORE GAMES SEED [PACE]            # every seat, until killed
 
 STORE is a SQLite file or a postgresql:// URL.
 
@@ -10,6 +10,7 @@ version) until the games together hold TARGET actions or are all over, then writ
 it saw to OUT as JSON. ``crash`` plays every seat and prints ``game version`` for each
 accepted action, flushed, so the parent knows exactly what was acknowledged; while the
 store cannot be reached (its server killed and restarting) it waits and carries on.
+PACE (seconds, default 0) is a pause after each acknowledged action.
 """
 
 from __future__ import annotations
@@ -25,11 +26,6 @@ from classroom.sessions.locate import open_location
 from classroom.sessions.store import Refusal
 
 BUSY_KINDS = ("EndPhase", "EndGame")
-# Seconds between a crash worker's acknowledged actions. Unpaced, two workers play all six
-# games of the kill -9 test to turn 20 (about 780 actions) in some 2 s, and the games could
-# be over before the second restart, leaving nothing to resume; at this pace they last
-# well past the test's 100 or so acknowledgements.
-CRASH_PACE = 0.025
 
 
 def pick(state, seat: str, rng: random.Random, end_chance: float):
@@ -83,7 +79,7 @@ def run_seat(db: str, seat: str, games: list[int], target: int, seed: int, out: 
         json.dump({"seat": seat, "accepted": accepted, **counts}, fh)
 
 
-def run_crash(db: str, games: list[int], seed: int) -> None:
+def run_crash(db: str, games: list[int], seed: int, pace: float = 0.0) -> None:
     rng = random.Random(seed)
     store = open_location(db)
     followers = {g: GameFollower(store, g) for g in games}
@@ -109,7 +105,7 @@ def run_crash(db: str, games: list[int], seed: int) -> None:
                 line = json.dumps([g, r.version, seat, action_to_json(action)])
                 sys.stdout.write(f"{line}\n")
                 sys.stdout.flush()
-                time.sleep(CRASH_PACE)
+                time.sleep(pace)
             break
 
 
@@ -120,6 +116,7 @@ if __name__ == "__main__":
         run_seat(db, seat, [int(x) for x in games.split(",")], int(target), int(seed), out)
     elif mode == "crash":
         db, games, seed = sys.argv[2:5]
-        run_crash(db, [int(x) for x in games.split(",")], int(seed))
+        pace = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
+        run_crash(db, [int(x) for x in games.split(",")], int(seed), pace)
     else:
         raise SystemExit(f"unknown mode {mode!r}")

@@ -24,6 +24,7 @@ from classroom.sessions.store import Refusal
 from .helpers import first_enter, replayed
 
 WORKER = pathlib.Path(__file__).with_name("seat_worker.py")
+PACE = "0.025"  # seconds a crash worker pauses after each acknowledged action
 ROOT = WORKER.parents[2]
 
 
@@ -76,11 +77,21 @@ def test_kill_9_of_the_server_mid_game_then_every_game_resumes_identically(own_s
     with PostgresStore(url) as s:
         made = create_class(s, teams=6, different_seeds=True)
     games = [t.game_id for t in made.teams]
-    # two "kernels" keep playing every seat of every game, printing each acknowledged action
+    # two "kernels" keep playing every seat of every game, printing each acknowledged action;
+    # paced (25 ms an action), since unpaced they play all six games to turn 20 (about 780
+    # actions) in some 2 s and could finish them before the second restart
     workers = [
         _Acks(
             subprocess.Popen(
-                [sys.executable, str(WORKER), "crash", url, ",".join(map(str, games)), str(i)],
+                [
+                    sys.executable,
+                    str(WORKER),
+                    "crash",
+                    url,
+                    ",".join(map(str, games)),
+                    str(i),
+                    PACE,
+                ],
                 stdout=subprocess.PIPE,
                 text=True,
                 env=_env(),
