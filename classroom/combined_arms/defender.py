@@ -357,18 +357,30 @@ def do_target(state: GameState, unit, hexes):
 
 
 def ask_mortar_target(state: GameState, targets_: list) -> None:
-    """The defender picks a spotted hex, or holds fire so the mortars may fire next turn."""
+    """The defender picks a spotted hex, or holds fire so the mortars may fire next turn.
+
+    Asked whenever the mortars are available, even with no hex spotted: the attackers
+    must not learn from a skipped question that no real platoon can see them (CA p.7).
+    """
+    prompt = (
+        "your mortars are available: target a spotted hex, or hold fire"
+        if targets_
+        else "your mortars are available, but none of your real platoons spots an "
+        "attacking infantry hex: hold fire"
+    )
     state.pending = Decision(
         "mortar_target",
         (*(t.hex for t in targets_), None),
         power=DEFENDER,
         context=tuple((t.hex, t.spotter) for t in targets_),
         rule=VARIANT,
-        prompt="your mortars are available: target a spotted hex, or hold fire",
+        prompt=prompt,
     )
 
 
 def do_mortar(state: GameState, target: Hex | None) -> None:
+    """Carry out the defender's mortar choice; the spotter (a hidden real platoon) is told
+    to the defender alone, in an event marked secret."""
     from .state import MortarTarget
 
     p = state.pending
@@ -381,12 +393,18 @@ def do_mortar(state: GameState, target: Hex | None) -> None:
         )
         return
     spotter = dict(p.context)[target]
-    state.enemy_mortar = MortarTarget(target, state.turn, spotter=state.label(spotter))
+    state.enemy_mortar = MortarTarget(target, state.turn)
     state.log(
         "decision",
         f"enemy mortars target {state.label(target)} (the defender's choice)",
         target=target,
+        rule=VARIANT,
+    )
+    state.log(
+        "decision",
+        f"your platoon at {state.label(spotter)} spots for the mortars",
         spotter=spotter,
+        secret=DEFENDER,
         rule=VARIANT,
     )
 

@@ -191,17 +191,19 @@ def enemy_mortar_call(state) -> None:
     if not available:
         return
     targets = enemy_mortar_targets(state)
+    if state.options.enemy_player:
+        # CA p.7: only real platoons spot, so whether any hex is spotted is the defender's
+        # secret; the defender is asked even when holding fire is the only answer.
+        from .defender import ask_mortar_target
+
+        ask_mortar_target(state, targets)
+        return
     if not targets:
         state.log(
             "enemy",
             "enemy mortars are available but no hex of your infantry is spotted",
             rule=MORTARS,
         )
-        return
-    if state.options.enemy_player:
-        from .defender import ask_mortar_target
-
-        ask_mortar_target(state, targets)
         return
     most = max(t.infantry for t in targets)
     tied = [t for t in targets if t.infantry == most]

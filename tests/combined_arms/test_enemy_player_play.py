@@ -22,6 +22,7 @@ from classroom.combined_arms.defender import DEFENDER, ai_choice, defender_seat
 from classroom.combined_arms.enemy_player import Deployment
 from classroom.combined_arms.fire import friendly_modifiers
 from classroom.combined_arms.game import new_game, record, replay
+from classroom.combined_arms.public import attacker_copy, seat_copy, to_json
 from classroom.combined_arms.state import SOLITAIRE_SEATS
 from classroom.combined_arms.units import REAL
 from classroom.dice import LoadedDice
@@ -191,7 +192,43 @@ def test_a_dummy_counter_cannot_spot_for_the_mortars():
     variant(s, real="")
     s.secret = Deployment(frozenset(), frozenset())
     end_fire_phase(s, faces=[6])
-    assert any("no hex of your infantry is spotted" in e.text for e in s.events)
+    # still asked (see the next test), but holding fire is the only answer
+    assert s.pending.kind == "mortar_target" and s.pending.options == (None,)
+    assert "spotted hex" in reason(s, ChooseMortar(D, at(s, "2c")))
+    decide(s, ChooseMortar(D, None))
+    assert s.enemy_mortar is None
+
+
+def mortars_available(real: str):
+    s = sketch(units={"D1": "2c", "D2": "2d"}, enemy={"6c": "potential", "7d": "potential"}, **FIRE)
+    variant(s, real=real)
+    end_fire_phase(s, faces=[6])
+    return s
+
+
+def test_the_attackers_cannot_tell_whether_a_real_platoon_spots_for_the_mortars():
+    """CA p.7: only real platoons spot, so a skipped question or a "nothing spotted" line
+    would tell the attackers that every counter in sight is a dummy."""
+    spotting, blind = mortars_available(real="6c"), mortars_available(real="")
+    assert spotting.pending.options != blind.pending.options  # the defender's own choices
+    assert to_json(attacker_copy(spotting)) == to_json(attacker_copy(blind))
+    for s in (spotting, blind):
+        decide(s, ChooseMortar(D, None))
+    assert to_json(attacker_copy(spotting)) == to_json(attacker_copy(blind))
+
+
+def test_the_mortars_spotter_is_told_to_the_defender_only():
+    s = mortars_available(real="6c")
+    target = next(h for h in s.pending.options if h is not None)
+    decide(s, ChooseMortar(D, target))
+    assert s.enemy_mortar.hex == target and s.enemy_mortar.spotter is None
+    mine = [e for e in s.events if e.data.get("spotter") is not None]
+    assert [e.data["secret"] for e in mine] == [D]
+    public = attacker_copy(s)
+    assert not any("spotter" in e.data or "6c" in e.text for e in public.events)
+    assert public.enemy_mortar.spotter is None
+    defended = seat_copy(s, D)
+    assert any("6c spots for the mortars" in e.text for e in defended.events)
 
 
 # --- the score ----------------------------------------------------------------------------

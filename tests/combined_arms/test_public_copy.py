@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from classroom.combined_arms import EndPhase, Options, apply
 from classroom.combined_arms.actions import Deploy
@@ -23,6 +26,8 @@ from classroom.combined_arms.public import (
 from classroom.combined_arms.state import SOLITAIRE_SEATS
 
 SEATS = {**SOLITAIRE_SEATS, DEFENDER: defender_seat()}
+# more examples for a deeper search: HEXCLASS_PROPERTY_EXAMPLES=200 pytest ...
+EXAMPLES = int(os.environ.get("HEXCLASS_PROPERTY_EXAMPLES", "12"))
 
 
 def variant_game(seed: int):
@@ -109,3 +114,57 @@ def test_a_secret_action_cannot_be_written_into_a_public_copy():
     assert isinstance(c.actions[0], Deploy)
     with pytest.raises(TypeError, match="secret action or deployment"):
         to_json(c)
+
+
+# --- non-interference (CA p.7): the attackers' copy depends only on what was revealed -----
+
+
+def _public_defender(g):
+    """The defender's answers that are legal whatever the deployment: reveal nothing by
+    choice, hold the mortars, engage the first target offered (targets come only from
+    revealed counters, which both games share while the test compares them)."""
+    from classroom.combined_arms.defender import choice_actions
+
+    p = g.pending
+    if p.kind in ("reveals", "mortar_target"):
+        return next(
+            a
+            for a in choice_actions(g, DEFENDER)
+            if not (a.hexes if p.kind == "reveals" else a.target)
+        )
+    return next(choice_actions(g, DEFENDER))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(1, 10_000),
+    pick=st.integers(0, 2**32),
+    policy=st.sampled_from(["bold", "steady", "random"]),
+)
+def test_two_deployments_look_the_same_until_a_counter_tells_them_apart(seed, pick, policy):
+    """Two secret deployments of the same forces, the same attacker orders (chosen from the
+    attackers' own copy) and the same public answers: while every revealed counter agrees,
+    the attackers' copies are the same JSON, byte for byte."""
+    games = [variant_game(seed), variant_game(seed)]
+    rng = random.Random(pick)
+    deployments = [ai_choice(games[0], DEFENDER, rng) for _ in range(8)]
+    second = next((d for d in deployments[1:] if d != deployments[0]), None)
+    assume(second is not None)
+    apply(games[0], deployments[0])
+    apply(games[1], second)
+    attacker = make_policy(policy, seed)
+    for _ in range(600):
+        if games[0].enemy != games[1].enemy:
+            break  # a reveal told them apart: the copies may differ from here on
+        views = [to_json(attacker_copy(g)) for g in games]
+        assert views[0] == views[1]
+        if games[0].over:
+            break
+        g = games[0]
+        if g.pending is not None and g.pending.power == DEFENDER:
+            actions = [_public_defender(g) for g in games]
+        else:
+            action = attacker.act(from_json(views[0]), "player")
+            actions = [action, action]
+        for g, a in zip(games, actions):
+            apply(g, a)
