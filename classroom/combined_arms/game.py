@@ -242,6 +242,18 @@ def _seats(raw, source: str) -> dict[str, SeatSpec] | None:
             raise RecordError(
                 f"{source}: field 'seats.{name}.powers' may hold only 'mortars', 'command', 'defender' and 'bid'"
             )
+        if not units and not powers:
+            raise RecordError(
+                f"{source}: field 'seats.{name}' commands nothing: a seat needs at least one "
+                "platoon in 'units' or a power in 'powers'"
+            )
+        for other, taken in out.items():
+            shared = sorted(taken.units & set(units))
+            if shared:
+                raise RecordError(
+                    f"{source}: field 'seats.{name}.units' gives {', '.join(shared)} to a "
+                    f"second seat (already in 'seats.{other}'): each platoon has one commander"
+                )
         out[name] = SeatSpec(name, frozenset(units), frozenset(powers))
     return out
 

@@ -108,6 +108,21 @@ def _saved(tmp_path):
         (lambda d: d.update(options={"esier_game": True}), "field 'options.esier_game'"),
         (lambda d: d.update(options=[1]), "field 'options' must be an object"),
         (lambda d: d.update(seats={"player": 5}), "field 'seats.player'"),
+        (
+            lambda d: d.update(
+                seats={
+                    "a": {"units": ["D1", "D2"], "powers": ["command"]},
+                    "b": {"units": ["D2", "E1"], "powers": []},
+                }
+            ),
+            "field 'seats.b.units' gives D2 to a second seat (already in 'seats.a')",
+        ),
+        (
+            lambda d: d.update(
+                seats={"a": {"units": ["D1"], "powers": ["command"]}, "idle": {"units": []}}
+            ),
+            "field 'seats.idle' commands nothing",
+        ),
         (lambda d: d.update(start={"board": "x"}), "field 'start': field 'board'"),
         (lambda d: d.update(extra=1), "unknown field 'extra'"),
         (lambda d: d["summary"].update(turn=9), "field 'summary.turn' says 9"),
