@@ -16,12 +16,15 @@ import ipywidgets as W
 
 from classroom.combined_arms.actions import ChooseReveals
 from classroom.combined_arms.defender_game import BOTS, DefenderGame
-from classroom.combined_arms.sequence import title
 from classroom.combined_arms.units import POTENTIAL
 
 from .ca_board import CABoardView
 
 LOG_LINES = 14
+STYLE = """<style>
+.hx-defender-side p, .hx-defender-side li { font-size: 13px; line-height: 1.35; margin: 2px 0; }
+.hx-defender-log { font-size: 12px; line-height: 1.3; color: #333; }
+</style>"""
 
 
 class DefenderApp:
@@ -34,20 +37,36 @@ class DefenderApp:
         self.view = CABoardView(hex_size=34)
         self.view.board.on_click(self._clicked)
         self.heading = W.HTML()
+        self.intro = W.HTML()
         self.message = W.HTML()
         self.mode = W.ToggleButtons(
             options=["real platoon", "real ATG"],
             value="real platoon",
             description="Click marks:",
+            tooltips=[
+                "mark or unmark a real platoon",
+                "add or remove a real ATG on a real platoon",
+            ],
             style={"button_width": "110px"},
         )
         self.problems = W.HTML()
         wide = W.Layout(width="auto")
         self.suggest = W.Button(description="Suggest a deployment", layout=wide)
+        self.undo = W.Button(description="Undo", layout=wide)
         self.clear = W.Button(description="Clear", layout=wide)
         self.deploy = W.Button(description="Deploy in secret", button_style="primary", layout=wide)
+        self.next_step = W.HTML(
+            "<p style='color:#555'>After <i>Deploy in secret</i> the attackers see only "
+            "potential counters. They move and fire first; you answer in each enemy phase "
+            "(reveals, targets, mortars).</p>"
+        )
         self.deploy_box = W.VBox(
-            [self.mode, self.problems, W.HBox([self.deploy, self.suggest, self.clear])]
+            [
+                self.mode,
+                self.problems,
+                W.HBox([self.deploy, self.suggest, self.undo, self.clear]),
+                self.next_step,
+            ]
         )
         self.prompt = W.HTML()
         self.choices = W.VBox()
@@ -58,14 +77,27 @@ class DefenderApp:
             layout=W.Layout(width="auto"),
         )
         self.play_box = W.VBox([self.prompt, self.choices, self.hint, self.play_on])
-        self.log = W.HTML(layout=W.Layout(max_height="260px", overflow_y="auto"))
+        self.log = W.HTML(layout=W.Layout(max_height="150px", overflow="auto"))
+        self.log.add_class("hx-defender-log")
         side = W.VBox(
-            [self.deploy_box, self.play_box, self.message, self.log],
-            layout=W.Layout(width="380px", min_width="320px"),
+            [self.deploy_box, self.play_box, self.message, self.intro],
+            layout=W.Layout(width="420px", min_width="320px", flex="0 0 420px"),
+        )
+        side.add_class("hx-defender-side")
+        # the board keeps its size whatever the side panel holds: the row does not stretch
+        # the canvas to the panel's height (clicks would land on the wrong hexes)
+        board = W.VBox(
+            [self.view.widget, self.log], layout=W.Layout(flex="0 1 820px", min_width="0")
         )
         self.widget = W.VBox(
-            [self.heading, W.HBox([self.view.widget, side])], layout=W.Layout(width="100%")
+            [
+                W.HTML(STYLE),
+                self.heading,
+                W.HBox([board, side], layout=W.Layout(align_items="flex-start")),
+            ],
+            layout=W.Layout(width="100%"),
         )
+        self.undo.on_click(lambda _b: self._safe(self._undo))
         self.suggest.on_click(lambda _b: self._safe(self._suggest))
         self.clear.on_click(lambda _b: self._safe(self._clear))
         self.deploy.on_click(lambda _b: self._safe(self._deploy))
@@ -109,21 +141,26 @@ class DefenderApp:
         self.say("A legal deployment picked at random; change it as you like.")
 
     def _clear(self) -> None:
-        self.game.platoons.clear()
-        self.game.atgs.clear()
+        self.game.clear()
+        self.say("Every mark is cleared (Undo brings them back).")
+
+    def _undo(self) -> None:
+        self.say("" if self.game.undo() else "Nothing to undo.")
 
     def _deploy(self) -> None:
         why = self.game.deploy()
         if why:
             self.say(str(why), bad=True)
             return
-        self.say("Deployed. The attackers see only potential counters.")
+        self.say("Deployed in secret. The attackers see only potential counters.")
         self._play_on()
 
     def _play_on(self) -> None:
+        before = len(self.game.state.events)
         n = self.game.run_attacker()
         if n:
-            self.say(f"The attacker took {n} actions.")
+            moved = _attacker_lines(self.game.state.events[before:])
+            self.say(f"The attacker took {n} actions" + (f": {moved}" if moved else "."))
 
     def choose(self, action) -> None:
         why = self.game.choose(action)
@@ -144,12 +181,13 @@ class DefenderApp:
     def refresh(self) -> None:
         g, s = self.game, self.game.state
         stage = g.stage
-        phase = title(s.phase) if s.phase in ("deployment", "over") or s.phase else s.phase
         self.heading.value = (
-            f"<h3>Defender vs the {g.bot_name} attacker — turn {s.turn}, {html.escape(phase)}</h3>"
+            f"<h3>You command the defenders against {html.escape(g.opponent)} — "
+            f"turn {s.turn}: {html.escape(defender_phase(g))}</h3>"
         )
         self.deploy_box.layout.display = "" if stage == "deploy" else "none"
         self.play_box.layout.display = "none" if stage == "deploy" else ""
+        self.intro.value = _intro(g)
         hl = self.view.hl
         hl.destinations = set()
         hl.note_hexes = {}
@@ -166,15 +204,18 @@ class DefenderApp:
         g, hl = self.game, self.view.hl
         t = g.targets()
         hl.destinations = set(g.field.platoon_hexes)
-        hl.note_hexes = {h: ("REAL+AT" if h in g.atgs else "REAL") for h in g.platoons}
+        hl.note_hexes = {h: ("PLT+ATG" if h in g.atgs else "PLT") for h in g.platoons}
         problems = g.problems()
         items = "".join(f"<li>{html.escape(str(p))}</li>" for p in problems)
         self.problems.value = (
-            f"<p>You have <b>{t.platoons}</b> real platoons and <b>{t.atgs}</b> real ATGs to "
-            f"place on the lit potential counters (CA p.7).</p>"
+            f"<p>Placed: <b>{len(g.platoons)}</b> of {t.platoons} real platoons, "
+            f"<b>{len(g.atgs)}</b> of {t.atgs} real ATGs. <i>PLT</i> marks a real platoon, "
+            "<i>PLT+ATG</i> a real platoon with its real ATG (an ATG stands only with a "
+            "real platoon, CA p.7).</p>"
             + (f"<ul>{items}</ul>" if items else "<p>Every constraint is met.</p>")
         )
         self.deploy.disabled = bool(problems)
+        self.undo.disabled = not g._history
 
     def _draw_play(self) -> None:
         g, s, hl = self.game, self.game.state, self.view.hl
@@ -187,12 +228,17 @@ class DefenderApp:
         stage = g.stage
         self.play_on.layout.display = "" if stage == "attacker" else "none"
         if stage == "over":
-            self.prompt.value = f"<pre>{html.escape(str(s.result))}</pre>"
+            self.prompt.value = _verdict(s.result) + f"<pre>{html.escape(str(s.result))}</pre>"
             self.choices.children = ()
             self.hint.value = ""
             return
         if stage != "defender":
-            self.prompt.value = "<p>The attackers are to act.</p>"
+            wait = (
+                "Press <i>Let the attacker play</i> to see their moves."
+                if self.play_on.layout.display != "none"
+                else "Their moves appear on the board as they make them; wait for your enemy phase."
+            )
+            self.prompt.value = f"<p>{html.escape(defender_phase(g))}. {wait}</p>"
             self.choices.children = ()
             self.hint.value = ""
             return
@@ -225,6 +271,64 @@ class DefenderApp:
             self.choices.children = tuple(buttons)
         hint = g.hint()
         self.hint.value = f"<p style='color:#555'>The solitaire AI would choose: {html.escape(_describe(g, hint))}</p>"
+
+
+ATTACKER_PHASES = {
+    "friendly_move": "The attackers are moving",
+    "friendly_fire": "The attackers are firing",
+    "recovery": "Counters recover",
+}
+
+
+def defender_phase(g: DefenderGame) -> str:
+    """The phase as the defender lives it."""
+    s, stage = g.state, g.stage
+    if stage == "deploy":
+        return "place your real counters in secret"
+    if stage == "over":
+        return "the game is over"
+    if stage == "bidding":
+        return "the players bid for the defenders"
+    if stage == "defender":
+        return "your enemy phase: reveals, targets, mortars"
+    return ATTACKER_PHASES.get(s.phase, "The attackers are acting")
+
+
+def _intro(g: DefenderGame) -> str:
+    if g.stage == "deploy":
+        return (
+            "<p>You play the defence of CA p.7's enemy-player variant. Your counters start "
+            "as <i>potential</i> counters: the attackers cannot tell which are real. Click "
+            "the lit counters to choose which are your real platoons, then add your real "
+            "ATGs on some of them. Dummies vanish when an attacker comes next to them; real "
+            "ones stay hidden until they fire or you reveal them.</p>"
+            f"<p><b>Your secret forces.</b> {html.escape(g.forces_text())}</p>"
+        )
+    if g.stage == "defender":
+        return (
+            "<p>Your enemy phase. Hidden real counters keep a +1 against the attackers' "
+            "fire; revealed ones may fire. Choose below; the odds are the engine's.</p>"
+        )
+    return ""
+
+
+def _verdict(result) -> str:
+    """The end as the defender reads it: the attackers' score against what they needed."""
+    from classroom.combined_arms.victory import WIN
+
+    if result is None:
+        return ""
+    who = "the attackers win" if result.won else "your defence holds: you win"
+    return (
+        f"<p><b>The game is over: {who}.</b> The attackers scored {result.total} points "
+        f'(their handicap bonus included); they needed {WIN} (CA "Victory", CA p.7).</p>'
+    )
+
+
+def _attacker_lines(events) -> str:
+    """What the attackers did, from the engine's events (moves and fire), in short."""
+    lines = [e.text for e in events if e.kind in ("move", "fire", "roll")]
+    return "; ".join(lines[-4:])
 
 
 def _describe(g: DefenderGame, action) -> str:

@@ -39,8 +39,10 @@ class SharedDefenderGame(DefenderGame):
         self.hidden = hidden
         self.seat = hidden.seat
         self.bot_name = "attacking team"
+        self.opponent = "the attacking team"
         self.hint_rng = random.Random()
         self.platoons, self.atgs = set(), set()
+        self._history = []
 
     @property
     def state(self):

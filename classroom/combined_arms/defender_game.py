@@ -57,11 +57,13 @@ class DefenderGame:
         options = Options(auto_decisions=True, enemy_player=True, handicap=handicap)
         self.state = new_game(seed, options, seats)
         self.bot_name = bot
+        self.opponent = f"the {bot} attacker bot"
         self.bot = make_policy(bot, seed)  # the bot's own random numbers
         self.hint_rng = random.Random(seed ^ 0x5EED)
         self.seat = DEFENDER
         self.platoons: set[Hex] = set()
         self.atgs: set[Hex] = set()
+        self._history: list[tuple[frozenset, frozenset]] = []
 
     # --- who is to act -------------------------------------------------------------------
     @property
@@ -87,23 +89,61 @@ class DefenderGame:
         return targets(self.field, self.state.forces)
 
     def toggle(self, h: Hex, atg: bool = False) -> Illegal | None:
-        """Mark or unmark a real platoon (or real ATG, which brings its platoon) at ``h``."""
+        """Mark or unmark a real platoon, or a real ATG on a real platoon, at ``h``.
+
+        CA p.7: a real ATG stands with a real platoon, so an ATG is marked only where a
+        real platoon already is, and unmarking that platoon takes its ATG with it.
+        """
         if h not in self.field.platoon_hexes:
             return Illegal(VARIANT, f"{self._name(h)} holds no potential enemy counter")
+        if atg and h not in self.field.atg_hexes:
+            return Illegal(VARIANT, f"{self._name(h)} holds no potential ATG counter")
+        if atg and h not in self.platoons:
+            return Illegal(
+                VARIANT,
+                f"a real ATG must stand with a real platoon: mark the platoon at "
+                f"{self._name(h)} first",
+            )
+        self._history.append((frozenset(self.platoons), frozenset(self.atgs)))
         if atg:
-            if h not in self.field.atg_hexes:
-                return Illegal(VARIANT, f"{self._name(h)} holds no potential ATG counter")
-            if h in self.atgs:
-                self.atgs.discard(h)
-            else:
-                self.atgs.add(h)
-                self.platoons.add(h)
+            self.atgs ^= {h}
         elif h in self.platoons:
             self.platoons.discard(h)
-            self.atgs.discard(h)  # a real ATG must be with a real platoon
+            self.atgs.discard(h)
         else:
             self.platoons.add(h)
         return None
+
+    def undo(self) -> bool:
+        """Take back the last mark, clear or suggestion; False when there is nothing to undo."""
+        if not self._history:
+            return False
+        platoons, atgs = self._history.pop()
+        self.platoons, self.atgs = set(platoons), set(atgs)
+        return True
+
+    def clear(self) -> None:
+        self._history.append((frozenset(self.platoons), frozenset(self.atgs)))
+        self.platoons, self.atgs = set(), set()
+
+    def forces_text(self) -> str:
+        """The secret force roll told in words: the throws and what they give (CA p.7)."""
+        f = self.state.forces
+        if f is None:
+            return ""
+        throws = ", ".join(f"{a}-{b}" for a, b in f.rolls)
+        again = len(f.rolls) - 1
+        how = (
+            f"the first throw ({throws}) did it"
+            if not again
+            else f"it took {len(f.rolls)} throws ({throws}); "
+            f"the first {again} had no die of 1-3 beside one of 4-6 and were thrown again"
+        )
+        return (
+            f"Two dice are thrown until one shows 4-6 and the other 1-3: the high die is the "
+            f"number of your real platoons, the low die your real ATGs. Here {how}. "
+            f"You command {f.platoons} real platoons and {f.atgs} real ATGs."
+        )
 
     def deployment(self) -> Deployment:
         return Deployment(frozenset(self.platoons), frozenset(self.atgs))
@@ -112,6 +152,7 @@ class DefenderGame:
         return deployment_problems(self.field, self.state.forces, self.deployment())
 
     def suggest_deployment(self) -> None:
+        self._history.append((frozenset(self.platoons), frozenset(self.atgs)))
         d = ai_choice(self.state, self.seat, self.hint_rng)
         self.platoons, self.atgs = set(d.platoons), set(d.atgs)
 

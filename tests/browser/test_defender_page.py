@@ -34,14 +34,22 @@ def click_and_wait(page, locator) -> None:
 
 def test_deploy_and_play_a_whole_game_as_the_defender(hexclass_server, page, artifacts):
     page.set_viewport_size({"width": 1366, "height": 900})
-    page.goto(hexclass_server.url("classroom/pages/defender.ipynb?seed=12&bot=bold"), timeout=TIMEOUT)
+    page.goto(
+        hexclass_server.url("classroom/pages/defender.ipynb?seed=12&bot=bold"), timeout=TIMEOUT
+    )
     wait_for_widgets(page)
     page.get_by_text("real platoons and").first.wait_for(timeout=TIMEOUT)
     deploy = page.get_by_role("button", name="Deploy in secret")
     assert deploy.is_disabled()
     click_and_wait(page, page.get_by_role("button", name="Suggest a deployment"))
     assert "Every constraint is met" in body(page)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(artifacts / "defender-deployment.png"))
+    # a laptop's first screen holds the board, the counts and the Deploy button
+    box = deploy.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 768, box
+    assert "You command the defenders" in body(page)
     click_and_wait(page, deploy)
     for _ in range(400):
         if "Score" in body(page) and "wins)" in body(page):

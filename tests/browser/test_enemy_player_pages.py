@@ -24,7 +24,14 @@ from tests.browser.conftest import HexclassServer, wait_for_widgets
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 120_000
-SECRETS = ("real platoons at", "secret force roll", "REAL+AT", "will reveal on activation")
+SECRETS = (
+    "real platoons at",
+    "secret force roll",
+    "PLT+ATG",
+    "will reveal on activation",
+    "Your secret forces",
+    "spots for the mortars",
+)
 
 
 def body(page) -> str:
