@@ -583,8 +583,8 @@ class GameApp:
         if not choice.mine:
             self.decision_box.children = [
                 W.HTML(
-                    f'<div class="hx-panel hx-msg-bad">Waiting for the commander: '
-                    f"{P.esc(choice.prompt)}</div>"
+                    f'<div class="hx-panel hx-msg-bad">Waiting for '
+                    f"{P.esc(P.deciding(self.ctl.state.pending))}: {P.esc(choice.prompt)}</div>"
                 )
             ]
             return

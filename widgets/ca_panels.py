@@ -45,6 +45,11 @@ def esc(text) -> str:
     return html.escape(str(text))
 
 
+def deciding(pending) -> str:
+    """Who the engine waits on: the defender (CA p.7 variant) or the attacking commander."""
+    return "the defender" if pending.power == "defender" else "the commander's choice"
+
+
 def phase_bar(state, seat_label: str = "") -> str:
     pills = []
     for p in SEQUENCE:
@@ -58,7 +63,7 @@ def phase_bar(state, seat_label: str = "") -> str:
     who = f" &nbsp; <b>{esc(seat_label)}</b>" if seat_label else ""
     wait = ""
     if state.pending is not None:
-        wait = ' <span class="hx-msg-bad">waiting for the commander\'s choice</span>'
+        wait = f' <span class="hx-msg-bad">waiting for {esc(deciding(state.pending))}</span>'
     elif state.declaration is not None:
         wait = f' <span class="hx-msg-bad">fire committed on {esc(state.label(state.declaration.target))}, not yet rolled</span>'
     return f'{STYLE}<div class="hx-bar"><b style="font-size:15px">{turn}</b>{"".join(pills)}{who}{wait}</div>'

@@ -25,3 +25,14 @@ def test_every_enemy_event_of_a_whole_game_is_explained_with_its_rule():
         if "payoff" in w:
             assert f"threshold of {w['threshold']}" in text
     assert "<ol>" in P.enemy_phase_html(state, enemy)
+
+
+def test_the_phase_bar_names_who_the_game_waits_for():
+    from classroom.combined_arms.game import new_game
+    from classroom.combined_arms.state import Decision
+
+    s = new_game(3)
+    s.pending = Decision("reveals", (), power="defender", prompt="the defender is deciding")
+    assert "waiting for the defender" in P.phase_bar(s)
+    s.pending = Decision("roll_order", (), power="command")
+    assert "waiting for the commander&#x27;s choice" in P.phase_bar(s)
