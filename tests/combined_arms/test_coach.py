@@ -3,6 +3,8 @@ the review of a finished game."""
 
 from __future__ import annotations
 
+import pytest
+
 from classroom.combined_arms import (
     DeclareFire,
     EndGame,
@@ -10,6 +12,7 @@ from classroom.combined_arms import (
     Options,
     SeatSpec,
     apply,
+    check,
     record,
 )
 from classroom.combined_arms.bots import make_policy
@@ -98,3 +101,43 @@ def test_review_of_a_game_played_through_phases():
     marks = review(record(g), threshold=-100, rollouts=2)
     assert [m.turn for m in marks] == [2, 3]
     assert marks[0].player_did == "2 orders"
+
+
+CO_OP = {
+    "d_company": SeatSpec("d_company", frozenset({"D1", "D2", "D3"})),
+    "e_company": SeatSpec("e_company", frozenset({"E1", "E2", "E3"})),
+    "f_company": SeatSpec("f_company", frozenset({"F1", "F2", "F3"})),
+    "armour": SeatSpec("armour", frozenset({"A1", "A2", "A3"})),
+    "support": SeatSpec("support", frozenset({"M1", "M2"}), frozenset({"mortars", "command"})),
+}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_company_commander_is_never_told_to_end_a_phase_or_the_game(seed):
+    """CA p.7: only the overall commander ends a phase or the game; a company is told
+    its own platoons' orders, each one the engine accepts from that seat."""
+    g = new_game(seed, Options(auto_decisions=True), seats=CO_OP)
+    for seat in ("d_company", "e_company", "armour"):
+        s = suggest(g, seat, seconds=0.4, seed=seed)
+        for o in s.orders:
+            assert not isinstance(o.action, (EndPhase, EndGame)), (seat, o.text)
+            assert check(g, o.action) is None, (seat, o.text, check(g, o.action))
+        assert s.orders or any("commander" in w for w in s.waits), (seat, s.lines())
+
+
+def test_waiting_is_weighed_against_the_best_attack_with_its_orders():
+    """When sitting the turn out (or ending) is the pick, the coach says so and still shows
+    the best attacking plan's first orders, with what attacking costs and may gain."""
+    found = 0
+    for seed in range(1, 9):
+        g = new_game(seed, Options(auto_decisions=True))
+        s = suggest(g, "player", seconds=0.4, seed=seed)
+        if s.plan not in ("hold", "end"):
+            continue
+        found += 1
+        assert "is worth as much as attacking here" in s.headline, s.headline
+        assert "attacking costs" in s.headline
+        acting = any(not isinstance(o.action, (EndPhase, EndGame)) for o in s.orders)
+        assert acting == ("that attack's first steps" in s.headline), s.lines()
+        assert acting or "has nothing for your platoons to do yet" in s.headline
+    assert found, "no board of the eight made the search prefer waiting"

@@ -115,27 +115,79 @@ def suggest(
         sug.headline = "The game is over: use Review to see the turns that cost most."
         return sug
     if state.pending is not None:
-        opt = state.pending.options[0]
-        sug.headline = "The engine waits for the commander's choice; the usual pick is shown."
-        a = bot.act(plan_state, "player")
-        sug.orders.append(Order(a, _describe(state, a), state.pending.prompt or ""))
-        return _done(sug, start, opt)
-    sug.headline = _headline(choice, plan)
-    if plan == END:
-        dist = end_distribution(state)
-        mean = sum(s * p for s, p in dist.items())
-        win = sum(p for s, p in dist.items() if s >= WIN)
-        sug.orders.append(
-            Order(
-                EndGame(seat),
-                "End the game",
-                f"unrevealed counters are tested now; expected final score {mean:.1f}, "
-                f"chance of {WIN}+ {win:.0%}; every plan played on scores less ({VICTORY})",
+        a = _for_seat(bot.act(plan_state, "player"), seat)
+        why = check(state, a)
+        if why is not None:  # another seat decides (the engine says who)
+            sug.headline = (
+                f"The game waits for another seat's decision: {why.message} ({why.rule})."
             )
-        )
+            return _done(sug, start)
+        sug.headline = "The engine waits for your choice; the usual pick is shown."
+        sug.orders.append(Order(a, _describe(state, a), state.pending.prompt or ""))
         return _done(sug, start)
-    sug.orders, sug.waits = _next_orders(state, plan_state, seat, bot, plan, max_orders)
+    sug.headline = _headline(choice, plan)
+    attack = _best_attack(choice) if plan in (END, "hold") else plan
+    if plan == END:
+        _end_order(sug, state, seat)
+    if attack is None:
+        return _done(sug, start)
+    orders, waits = _next_orders(state, plan_state, seat, bot, attack, max_orders)
+    sug.orders += orders
+    sug.waits += waits
+    if attack != plan:
+        acting = any(not isinstance(o.action, (EndPhase, EndGame)) for o in orders)
+        sug.headline += _trade_off(choice, plan, attack) + (
+            " The orders below are that attack's first steps, for you to weigh."
+            if acting
+            else " That attack, too, has nothing for your platoons to do yet."
+        )
     return _done(sug, start)
+
+
+ATTACK_PLANS = ("steady", "bold")
+
+
+def _best_attack(choice) -> str | None:
+    """The attacking plan worth most this turn (None when the search weighed none)."""
+    if choice is None:
+        return "steady"
+    got = {k: v for k, v in choice.values.items() if k in ATTACK_PLANS}
+    return max(got, key=got.__getitem__) if got else None
+
+
+def _trade_off(choice, safe: str, attack: str) -> str:
+    """Waiting or ending is worth as much as attacking: what the attack costs and may gain."""
+    safe_value, attack_value = choice.values[safe], choice.values[attack]
+    got = choice.samples.get(attack, [])
+    base = choice.samples.get(safe) or [safe_value] * len(got)
+    diffs = [g - b for g, b in zip(got, base)]
+    better = [d for d in diffs if d > 0]
+    gain = (
+        f" In {len(better)} of {len(diffs)} playouts it did better, by "
+        f"{sum(better) / len(better):.1f} on average: what a well-run attack may gain."
+        if better
+        else " In none of the playouts did it do better."
+    )
+    return (
+        f" {PLAN_WORDS[safe].split(' (')[0].capitalize()} is worth as much as attacking "
+        f"here: {safe_value:.1f} against {attack_value:.1f} for {PLAN_WORDS[attack]}, so "
+        f"attacking costs {max(0.0, safe_value - attack_value):.1f} on average.{gain}"
+    )
+
+
+def _end_order(sug: Suggestion, state: GameState, seat: str) -> None:
+    """Ending now: an order for the commander, a word to everyone else (CA "Victory")."""
+    dist = end_distribution(state)
+    mean = sum(s * p for s, p in dist.items())
+    win = sum(p for s, p in dist.items() if s >= WIN)
+    why = (
+        f"unrevealed counters are tested now; expected final score {mean:.1f}, "
+        f"chance of {WIN}+ {win:.0%}; every plan played on scores less ({VICTORY})"
+    )
+    if check(state, EndGame(seat)) is None:
+        sug.orders.append(Order(EndGame(seat), "End the game", why))
+    else:
+        sug.waits.append(f"Your commander may end the game now: {why}.")
 
 
 def _done(sug: Suggestion, start: float, *_):
@@ -172,10 +224,10 @@ def _headline(choice, plan: str) -> str:
 
 
 def _next_orders(state, plan_state, seat, bot, plan, max_orders):
-    """The plan's next orders for units this seat commands, each explained."""
+    """The plan's next orders that ``seat`` may give (the engine asked), each explained."""
     policy = plan_policy(bot.plans[plan], plan)
-    mine = state.seats[seat].units if seat in state.seats else set()
     orders: list[Order] = []
+    waits: list[str] = []
     copy = plan_state
     for _ in range(40):
         if len(orders) >= max_orders or copy.over:
@@ -186,16 +238,14 @@ def _next_orders(state, plan_state, seat, bot, plan, max_orders):
             "friendly_fire",
         ):
             if not orders:
-                orders.append(Order(_for_seat(a, seat), _describe(copy, a), _why(copy, a)))
+                _phase_end(orders, waits, state, copy, seat, a)
             break
-        unit = getattr(a, "unit", None)
-        ids = getattr(a, "firers", None) or ((unit,) if unit else ())
-        if not ids or any(i in mine for i in ids):
-            orders.append(Order(_for_seat(a, seat), _describe(copy, a), _why(copy, a)))
+        order = _seat_order(state, copy, seat, a)
+        if order is not None:
+            orders.append(Order(order, _describe(copy, order), _why(copy, a, order)))
         if isinstance(a, DeclareFire):
             break  # what follows depends on the dice
         apply(copy, a)
-    waits = []
     t = getattr(policy, "_turn", None)
     if t is not None:
         for c, mode in sorted(t.mode.items()):
@@ -203,6 +253,44 @@ def _next_orders(state, plan_state, seat, bot, plan, max_orders):
             if obj is not None and mode in MODE_WORDS:
                 waits.append(f"{c} company {MODE_WORDS[mode]} ({state.label(obj)}; {FIRE}).")
     return orders, waits
+
+
+def _as_seats(copy: GameState, state: GameState, order) -> bool:
+    """Does the engine let the game's real seat give ``order`` on the planning copy?"""
+    planned = copy.seats
+    copy.seats = state.seats
+    try:
+        return check(copy, order) is None
+    finally:
+        copy.seats = planned
+
+
+def _seat_order(state, copy, seat, a):
+    """``a`` as ``seat`` would give it (a joint fire: its own firers), if the engine lets it.
+
+    The planning copy commands everything from one seat; the engine is asked with the
+    game's real seats, so a company commander is never told what only another seat may do.
+    """
+    order = _for_seat(a, seat)
+    if isinstance(a, DeclareFire) and seat in state.seats:
+        own = tuple(f for f in a.firers if state.seats[seat].commands(f))
+        if not own:
+            return None
+        # a part of a joint fire stays open for the rest of the team to join
+        order = DeclareFire(seat, a.target, own, resolve=a.resolve and own == a.firers)
+    return order if _as_seats(copy, state, order) else None
+
+
+def _phase_end(orders, waits, state, copy, seat, a) -> None:
+    """The plan has nothing more this phase: the commander's order, anyone else's wait."""
+    order = _for_seat(a, seat)
+    if _as_seats(copy, state, order):
+        orders.append(Order(order, _describe(copy, a), _why(copy, a)))
+    elif isinstance(a, EndPhase):
+        waits.append(
+            "Nothing more for your platoons this phase: when the team is done, the commander "
+            f"ends it. {_why(copy, a)}"
+        )
 
 
 def _for_seat(a, seat: str):
@@ -236,8 +324,9 @@ def _describe(state: GameState, a) -> str:
     return type(a).__name__
 
 
-def _why(state: GameState, a) -> str:
-    """Odds and risks of one order, in words, with the rule sections."""
+def _why(state: GameState, a, order=None) -> str:
+    """Odds and risks of one order, in words, with the rule sections (a joint fire's odds
+    count every firer of the plan; ``order`` is the part this seat gives)."""
     if isinstance(a, (Enter, Move)):
         unit = state.units[a.unit]
         if unit.is_armour:
@@ -259,7 +348,9 @@ def _why(state: GameState, a) -> str:
                 text += f", breaks the ATGs {float(odds.break_atg):.0%}"
         else:
             text += " (no break: not every firer is adjacent)"
-        return f"{text}; a pinned post cannot fire in the enemy phase ({FIRE})"
+        others = [f for f in a.firers if order is not None and f not in order.firers]
+        team = f"; together with {', '.join(others)} of your team" if others else ""
+        return f"{text}{team}; a pinned post cannot fire in the enemy phase ({FIRE})"
     if isinstance(a, CallMortar):
         odds = mortar_odds(state, a.target)
         pin = float(odds.effect.get(a.target, 0))
