@@ -38,7 +38,6 @@ import ipywidgets as W
 
 from classroom.combined_arms.public import seat_copy
 from classroom.combined_arms.sequence import title as phase_title
-from classroom.combined_arms.state import Options
 from classroom.sessions import (
     AccessRefused,
     ClassSettings,
@@ -48,6 +47,7 @@ from classroom.sessions import (
     open_store,
     seat_view,
 )
+from classroom.sessions.roles import LayoutError, class_table
 from classroom.sessions.session import DEFAULT_BASE_URL, MAX_SEED, MAX_TEAMS
 from classroom.sessions.store import StoreError
 
@@ -149,6 +149,14 @@ def refusal_html(reason: str) -> str:
         f"<p>{esc(reason)}</p><p>Use the instructor link printed when the class was created "
         "(<code>hexclass class links --class N</code> prints it again), or open this page "
         "without a token to create a new class.</p></div>"
+    )
+
+
+def _label(text: str) -> W.HTML:
+    """A row label lined up with the form's descriptions."""
+    return W.HTML(
+        "<span class='hx-panel' style='width:150px;display:inline-block;"
+        f"text-align:right;padding-right:8px'>{esc(text)}</span>"
     )
 
 
@@ -268,7 +276,31 @@ class NewClassForm:
             indent=False,
             layout=W.Layout(width="auto", margin="0 0 0 158px"),
         )
+        self.defence = W.ToggleButtons(
+            options=[
+                ("The AI defends (solitaire rules)", "ai"),
+                ("A student defends (CA p.7)", "player"),
+            ],
+            value="ai",
+            style={"button_width": "auto"},
+        )
+        self.bid = W.Checkbox(
+            description="Two players bid for the defenders (Seats per team: 1)",
+            indent=False,
+            layout=W.Layout(width="auto", margin="0 0 0 158px"),
+        )
+        self.handicap = W.Text(
+            description="Handicap bonus", placeholder="0 (points added to the attackers)", **wide
+        )
+        self.defence.observe(lambda _c: self._show_defence(), "value")
         self.notice = W.HTML()
+        self._show_defence()
+
+    def _show_defence(self) -> None:
+        """The variant's settings show only when a student defends."""
+        shown = "" if self.defence.value == "player" else "none"
+        self.bid.layout.display = shown
+        self.handicap.layout.display = shown
 
     def _rows(self) -> list:
         hint = W.HTML(
@@ -283,17 +315,12 @@ class NewClassForm:
             self.teams,
             W.HBox([self.seed, self.seed_mode]),
             self.seats,
-            W.HBox(
-                [
-                    W.HTML(
-                        "<span class='hx-panel' style='width:150px;display:inline-block;"
-                        "text-align:right;padding-right:8px'>Messages</span>"
-                    ),
-                    self.mode,
-                ]
-            ),
+            W.HBox([_label("Messages"), self.mode]),
             self.limit,
             self.easier,
+            W.HBox([_label("Defenders"), self.defence]),
+            self.bid,
+            self.handicap,
             hint,
         ]
 
@@ -302,12 +329,24 @@ class NewClassForm:
         limit = parse_whole(self.limit.value, "Messages per turn", 0, 1000, blank=None)
         if limit is not None and self.mode.value != "written":
             raise InputError("Messages per turn: a limit applies only to written messages")
+        enemy = self.defence.value == "player"
+        handicap = parse_whole(self.handicap.value, "Handicap bonus", 0, 40, blank=None) or 0
+        try:
+            seats, options = class_table(
+                self.seats.value,
+                enemy_player=enemy,
+                bid=enemy and bool(self.bid.value),
+                handicap=handicap if enemy else 0,
+                easier=bool(self.easier.value),
+            )
+        except LayoutError as exc:
+            raise InputError(f"Defenders: {exc}") from None
         return {
             "teams": parse_whole(self.teams.value, "Teams", 1, MAX_TEAMS),
             "seed": parse_whole(self.seed.value, "Seed", 0, MAX_SEED, blank=None),
             "different_seeds": self.seed_mode.value == "different",
-            "seats": self.seats.value,
-            "options": Options(easier_game=bool(self.easier.value)),
+            "seats": seats,
+            "options": options,
             "name": self.name.value.strip()[:80],
             "settings": ClassSettings(self.mode.value, limit),
         }
@@ -372,6 +411,21 @@ TEAM_HEADERS = (
     "Score (team sees)", "Score projected<br><small>(instructor only)</small>",
     "Broken platoons", "Exploited", "Losses / ammo", "Waiting for", "Connected seats",
 )  # fmt: skip
+
+
+def deployments_html(summaries) -> str:
+    """Each student defender's secret deployment, live (the instructor sees everything)."""
+    rows = [
+        f"<li><b>Team {s.team}</b>: {esc(s.extra['deployment'])}</li>"
+        for s in summaries
+        if s.extra.get("deployment")
+    ]
+    if not rows:
+        return ""
+    return (
+        "<div class='hx-panel hx-deployments'><b>Defenders' secret deployments</b> "
+        "(never shown on a seat page)<ul>" + "".join(rows) + "</ul></div>"
+    )
 
 
 def teams_table(summaries) -> str:
@@ -491,7 +545,8 @@ class LivePanel:
             f"{info.id}{name}</b> · messages: {esc(rules)}{paused} · updated "
             f"{dt.datetime.now():%H:%M:%S}</div>"
         )
-        self.table.value = teams_table(self.summaries())
+        summaries = self.summaries()
+        self.table.value = teams_table(summaries) + deployments_html(summaries)
 
     # --- handlers ------------------------------------------------------------------------------
     def _done(self, result, ok: str) -> None:

@@ -26,10 +26,8 @@ import pathlib
 import sqlite3
 import sys
 
-from classroom.combined_arms.state import Options
-
 from .locate import default_location, describe
-from .roles import enemy_player_layout
+from .roles import LayoutError, class_table
 from .session import (
     DEFAULT_BASE_URL,
     MAX_TEAMS,
@@ -214,21 +212,10 @@ def _store_failed(args, store, exc) -> int:
 
 def _table(args: argparse.Namespace):
     """The seats and options ``class new`` asks for (CA p.7's enemy player included)."""
-    if not args.enemy_player:
-        if args.bid or args.handicap:
-            args.parser.error("--bid and --handicap need --enemy-player")
-        return args.seats, Options(easier_game=args.easier)
-    if args.bid and (args.seats != 1 or args.handicap):
-        args.parser.error("--bid is for --seats 1 (two players) and sets the handicap itself")
-    layout = enemy_player_layout(args.seats, bidding=args.bid)
-    options = Options(
-        easier_game=args.easier,
-        auto_decisions=args.seats == 1,
-        enemy_player=True,
-        handicap=args.handicap,
-        bidding=args.bid,
-    )
-    return layout, options
+    try:
+        return class_table(args.seats, args.enemy_player, args.bid, args.handicap, args.easier)
+    except LayoutError as exc:
+        args.parser.error(f"--enemy-player/--seats/--bid/--handicap: {exc}")
 
 
 def _run_links(args: argparse.Namespace) -> int:

@@ -279,6 +279,34 @@ def enemy_player_layout(attackers: int = 1, bidding: bool = False) -> Layout:
     return Layout((*attack.seats, make_seat(["defender"], "defender")))
 
 
+def class_table(
+    seats: int,
+    enemy_player: bool = False,
+    bid: bool = False,
+    handicap: int = 0,
+    easier: bool = False,
+):
+    """The seat layout (or count) and game options of a new class (CA p.7), checked once
+    for the command line and the console's form; a bad combination raises
+    :class:`LayoutError` saying which setting is wrong."""
+    from classroom.combined_arms.state import Options
+
+    if not enemy_player:
+        if bid or handicap:
+            raise LayoutError("bidding and a handicap belong to the enemy-player variant")
+        return seats, Options(easier_game=easier)
+    if bid and (seats != 1 or handicap):
+        raise LayoutError("bidding is for two players (1 attacker seat) and sets the handicap")
+    options = Options(
+        easier_game=easier,
+        auto_decisions=seats == 1,
+        enemy_player=True,
+        handicap=handicap,
+        bidding=bid,
+    )
+    return enemy_player_layout(seats, bidding=bid), options
+
+
 def layout_for(seats: int | Layout | Sequence[Sequence[str]]) -> Layout:
     """A layout from a player count (1-6), a ready :class:`Layout`, or a custom grouping."""
     if isinstance(seats, Layout):
@@ -289,6 +317,7 @@ def layout_for(seats: int | Layout | Sequence[Sequence[str]]) -> Layout:
 
 
 __all__ = [
+    "class_table",
     "COMMANDS",
     "COMMAND_ORDER",
     "DEFAULT_GROUPS",

@@ -17,7 +17,7 @@ from classroom.combined_arms.engine import run_agenda
 from classroom.combined_arms.public import SealedDice, SealedDiceError, sealed_copy
 from classroom.combined_arms.sequence import title
 from classroom.combined_arms.state import GameState
-from classroom.combined_arms.units import REAL
+from classroom.combined_arms.units import POTENTIAL, REAL
 from classroom.combined_arms.victory import Score, score_from_tally
 
 from .roles import Layout
@@ -57,14 +57,17 @@ def known_score(state: GameState) -> Score:
     )
 
 
-def projected_score(state: GameState) -> Score:
+def projected_score(state: GameState) -> Score | None:
     """The score if the battle ended now: the final reveal is rolled on a private copy.
 
     Instructor only: it uses the game's own dice stream, so it shows what the hidden
-    counters would turn out to be.
+    counters would turn out to be. None before there is a battle to score: an
+    enemy-player game (CA p.7) whose defender has not bid or deployed yet.
     """
     if state.result is not None:
         return state.result
+    if state.options.enemy_player and state.secret is None:
+        return None
     c = state.copy()
     c.pending = None
     c.declaration = None
@@ -195,6 +198,22 @@ def team_summary(
         connected=tuple(s for s in info.layout.names if s in connected),
         seats=info.layout.names,
         open_requests=sum(1 for r in requests if r.open),
+        extra={"deployment": deployment_text(state)} if state.secret is not None else {},
+    )
+
+
+def deployment_text(state: GameState) -> str:
+    """The defender's secret deployment in words, for the instructor's eyes only (CA p.7):
+    where the real platoons and ATGs stand, and which platoons the attackers have not
+    found yet."""
+    d = state.secret
+    if d is None:
+        return ""
+    names = lambda hexes: ", ".join(sorted(state.label(h) for h in hexes)) or "none"  # noqa: E731
+    hidden = [h for h in d.platoons if h in state.enemy and state.enemy[h].platoon == POTENTIAL]
+    return (
+        f"real platoons at {names(d.platoons)} (still hidden: {names(hidden)}); "
+        f"real ATGs at {names(d.atgs)}"
     )
 
 

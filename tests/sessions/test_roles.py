@@ -118,3 +118,31 @@ def test_any_fresh_infantry_may_spot_for_the_mortar_seat():
     target = g.board.hex_at("6c")
     assert check(g, CallMortar("support", target, "E1")) is None
     assert "does not command the mortars" in str(check(g, CallMortar("E", target, "E1")))
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (dict(seats=5, bid=True), "belong to the enemy-player variant"),
+        (dict(seats=5, handicap=2), "belong to the enemy-player variant"),
+        (dict(seats=5, enemy_player=True, bid=True), "bidding is for two players"),
+        (dict(seats=1, enemy_player=True, bid=True, handicap=3), "sets the handicap"),
+    ],
+)
+def test_a_class_table_that_cannot_be_played_is_refused_with_the_setting(args, words):
+    from classroom.sessions.roles import LayoutError, class_table
+
+    with pytest.raises(LayoutError, match=words):
+        class_table(**args)
+
+
+def test_class_tables_of_the_enemy_player_variant():
+    from classroom.sessions.roles import class_table
+
+    layout, options = class_table(5, enemy_player=True, handicap=2)
+    assert [s.name for s in layout.seats][-1] == "defender" and len(layout.seats) == 6
+    assert options.enemy_player and options.handicap == 2 and not options.auto_decisions
+    layout, options = class_table(1, enemy_player=True, bid=True)
+    assert [s.name for s in layout.seats] == ["player1", "player2"] and options.bidding
+    seats, options = class_table(6, easier=True)
+    assert seats == 6 and options.easier_game and not options.enemy_player

@@ -432,3 +432,62 @@ def test_page_base_url_from_voila_env():
     assert page_base_url(env) == "http://10.0.0.5:8866"
     assert page_base_url({"SERVER_NAME": "lab", "SERVER_PORT": "80"}) == "http://lab:80"
     assert page_base_url({}) == "http://127.0.0.1:8866"
+
+
+def test_new_class_form_creates_an_enemy_player_class(store):
+    """CA p.7: five attacker seats and a student defender, with a handicap bonus."""
+    form = NewClassForm(store, BASE)
+    assert form.handicap.layout.display == "none"  # shown only when a student defends
+    form.teams.value, form.seed.value = "2", "7"
+    form.defence.value = "player"
+    assert form.handicap.layout.display == ""
+    form.seats.value, form.handicap.value = 5, "2"
+    button(form.widget, "Create the class").click()
+    [info] = store.classes()
+    games = store.games(info.id)
+    assert all(g.options.enemy_player and g.options.handicap == 2 for g in games)
+    assert [s.seat for s in form.links.teams[0].seats][-1] == "defender"
+    assert len(form.links.teams[0].seats) == 6
+
+
+def test_new_class_form_refuses_bidding_for_a_team(store):
+    form = NewClassForm(store, BASE)
+    form.teams.value = "1"
+    form.defence.value = "player"
+    form.seats.value, form.bid.value = 5, True
+    form.on_create()
+    assert "Defenders: bidding is for two players" in form.notice.value
+    assert store.classes() == []
+    form.seats.value = 1
+    form.on_create()
+    [info] = store.classes()
+    assert [s.seat for s in form.links.teams[0].seats] == ["player1", "player2"]
+
+
+def test_the_console_shows_each_defenders_deployment_live(store, tmp_path):
+    """The instructor sees the student defender's secret deployment (CA p.7) as it is
+    made; the summary row that goes to CSV does not carry it."""
+    import random
+
+    from classroom.combined_arms.defender import ai_choice
+    from classroom.sessions import open_console
+    from classroom.sessions.roles import class_table
+    from widgets.coop_console import LivePanel
+
+    layout, options = class_table(5, enemy_player=True)
+    links = create_class(store, 1, 11, seats=layout, options=options)
+    console = open_console(store, links.instructor_token)
+    panel = LivePanel(console, console.follower())
+    panel.poll_once()
+    panel.refresh()
+    assert "secret deployments" not in panel.table.value  # nothing deployed yet
+    game_id = links.teams[0].seats[0].game_id
+    state = store.state(game_id)
+    deploy = ai_choice(state, "defender", random.Random(1))
+    referee = open_store(store.path)  # the referee's own connection, as in another process
+    assert referee.submit(game_id, len(state.actions), "defender", deploy)
+    referee.close()
+    panel.poll_once()
+    first = sorted(state.label(h) for h in deploy.platoons)[0]
+    assert "Team 1</b>: real platoons at" in panel.table.value and first in panel.table.value
+    assert all("deployment" not in k for k in console.follower().table()[0])
