@@ -17,6 +17,7 @@ import asyncio
 import html
 import random
 import time
+import uuid
 
 import ipywidgets as W
 
@@ -30,6 +31,34 @@ from .defender_app import DefenderApp
 
 POLL_SECONDS = 0.1
 CHAT_SECONDS = 1.0  # the team's messages are read once a second
+
+
+VIEWER_TEXT = (
+    "This seat is commanded from another browser; this page only watches. "
+    "Press Take over to command it from here."
+)
+TAKEN_TEXT = (
+    "This seat was taken over from another browser: you are watching now. "
+    "Press Take over to command it from here again."
+)
+HOLD_SECONDS = 2.0  # how often the page says it is here and checks who holds the seat
+
+
+class HeldGame:
+    """A seat's :class:`HiddenGame` that refuses orders while another browser holds the
+    seat (the page is then a viewer, as on co-op seats)."""
+
+    def __init__(self, hidden: HiddenGame) -> None:
+        self.hidden = hidden
+        self.viewer = False
+
+    def __getattr__(self, name):
+        return getattr(self.hidden, name)
+
+    def submit(self, action) -> str | None:
+        if self.viewer:
+            return "this page only watches: press Take over to command the seat from here"
+        return self.hidden.submit(action)
 
 
 class SharedDefenderGame(DefenderGame):
@@ -67,22 +96,61 @@ class HiddenSeatApp:
 
     def __init__(self, session, poll: bool = True) -> None:
         self.session = session
-        self.game = HiddenGame(session.store, session.game_id, session.seat)
+        self.game = HeldGame(HiddenGame(session.store, session.game_id, session.seat))
+        self.client = uuid.uuid4().hex[:12]
+        self._held_at = 0.0
+        self.take_over = W.Button(
+            description="Take over this seat",
+            button_style="warning",
+            layout=W.Layout(display="none"),
+        )
+        self.take_over.on_click(lambda _b: self.claim(take_over=True))
+        self.hold_notice = W.HTML()
         self.header = W.HTML(
             f"<h3>Team {session.team} — {html.escape(session.info.title)} "
             "<small>(enemy-player game, CA p.7)</small></h3>"
         )
         self.notice = W.HTML()
         self.body = W.VBox()
-        self.widget = W.VBox([self.header, self.notice, self.body])
+        self.widget = W.VBox(
+            [self.header, self.notice, self.hold_notice, self.take_over, self.body]
+        )
         self.widget.add_class("hexclass-seat")
         self.role = None
         self.inner = None
         self._chat_at = 0.0
         self._events = 0
         self.rebuild()
+        self.claim()
         if poll:
             asyncio.get_event_loop().create_task(self._run())
+
+    # --- one browser commands the seat, another only watches ---------------------------------
+    def claim(self, take_over: bool = False) -> None:
+        """Hold the seat for this browser (``take_over``: from the browser holding it)."""
+        self.session.heartbeat(self.client)  # the holder is a page that is here
+        result = self.session.hold(self.client, take_over)
+        self._set_viewer(not (result.ok and result.value), taken=False)
+
+    def keep_hold(self) -> None:
+        """Say this page is here; watch if another browser took the seat, take it back if
+        the browser holding it has gone."""
+        self._held_at = time.monotonic()
+        self.session.heartbeat(self.client)
+        holder = self.session.holder()
+        if self.game.viewer:
+            if holder in (None, self.client):
+                self.claim()
+        elif holder not in (None, self.client):
+            self._set_viewer(True, taken=True)
+
+    def _set_viewer(self, viewer: bool, taken: bool) -> None:
+        self.game.viewer = viewer
+        self.take_over.layout.display = "" if viewer else "none"
+        text = (TAKEN_TEXT if taken else VIEWER_TEXT) if viewer else ""
+        self.hold_notice.value = (
+            f'<div class="hx-msg-bad">{html.escape(text)}</div>' if text else ""
+        )
 
     # --- following the published copy -----------------------------------------------------
     async def _run(self) -> None:
@@ -97,6 +165,8 @@ class HiddenSeatApp:
             await asyncio.sleep(POLL_SECONDS)
 
     def poll_once(self) -> bool:
+        if time.monotonic() - self._held_at > HOLD_SECONDS:
+            self.keep_hold()
         if self.role == "attacker" and time.monotonic() - self._chat_at > CHAT_SECONDS:
             self.refresh_chat()
         if not self.game.refresh():

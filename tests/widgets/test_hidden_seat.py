@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from classroom.combined_arms import Options
+from classroom.combined_arms import EndPhase, Options
 from classroom.sessions import create_class, open_seat
 from classroom.sessions.hidden import Referee
 from classroom.sessions.roles import enemy_player_layout
@@ -53,3 +53,27 @@ def test_the_defender_deploys_and_the_attackers_page_follows(table):
     assert "Deployed" in defender.inner.message.value
     assert d.poll_once() and d.game.state.phase == "friendly_move"
     assert d.game.state.secret is None and defender.game.state.secret is not None
+
+
+def test_a_second_browser_on_a_hidden_seat_watches_until_it_takes_over(table):
+    """As on co-op seats: the first page commands, a second one only watches (its orders
+    are refused and change nothing) until it presses Take over."""
+    first, second = table("defender"), table("defender")
+    assert not first.game.viewer and second.game.viewer
+    assert second.take_over.layout.display == "" and "only watches" in second.hold_notice.value
+    second.inner.suggest.click()
+    second.inner.deploy.click()
+    assert "only watches" in second.inner.message.value
+    assert second.game.state.phase == "deployment"  # nothing was deployed
+    second.take_over.click()
+    assert not second.game.viewer and second.hold_notice.value == ""
+    first.keep_hold()
+    assert first.game.viewer and "taken over" in first.hold_notice.value
+    second.inner.deploy.click()
+    assert "Deployed" in second.inner.message.value
+
+
+def test_a_second_attacker_page_cannot_move_the_seats_platoons(table):
+    first, second = table("D"), table("D")
+    assert second.game.viewer and not first.game.viewer
+    assert "only watches" in second.game.submit(EndPhase("D"))
