@@ -226,7 +226,7 @@ class DefenderApp:
             if secret and p.platoon == POTENTIAL and h in secret.platoons
         }
         stage = g.stage
-        self.play_on.layout.display = "" if stage == "attacker" else "none"
+        self.play_on.layout.display = "" if stage == "attacker" and g.has_bot else "none"
         if stage == "over":
             self.prompt.value = _verdict(s.result) + f"<pre>{html.escape(str(s.result))}</pre>"
             self.choices.children = ()
@@ -235,7 +235,7 @@ class DefenderApp:
         if stage != "defender":
             wait = (
                 "Press <i>Let the attacker play</i> to see their moves."
-                if self.play_on.layout.display != "none"
+                if g.has_bot
                 else "Their moves appear on the board as they make them; wait for your enemy phase."
             )
             self.prompt.value = f"<p>{html.escape(defender_phase(g))}. {wait}</p>"

@@ -69,6 +69,7 @@ class SharedDefenderGame(DefenderGame):
         self.seat = hidden.seat
         self.bot_name = "attacking team"
         self.opponent = "the attacking team"
+        self.has_bot = False  # the attackers are people on their own pages
         self.hint_rng = random.Random()
         self.platoons, self.atgs = set(), set()
         self._history = []
@@ -189,6 +190,18 @@ class HiddenSeatApp:
             self._draw_bid()
         self._events = len(state.events)
 
+    def _header_html(self) -> str:
+        """The seat as it is now: a bidder becomes the defender or an attacker."""
+        s = self.session
+        what = {
+            "defender": "you command the defenders",
+            "bidder": "bidding for the defenders",
+        }.get(self.role, s.info.title)
+        return (
+            f"<h3>Team {s.team} — {html.escape(what)} "
+            "<small>(enemy-player game, CA p.7)</small></h3>"
+        )
+
     def rebuild(self) -> None:
         state = self.game.state
         if state is None:
@@ -200,6 +213,7 @@ class HiddenSeatApp:
         self.notice.value = ""
         self.role = role(state, self.game.seat)
         self._events = len(state.events)
+        self.header.value = self._header_html()
         if self.role == "attacker":
             self.inner = GameApp(
                 self.game,
@@ -211,7 +225,6 @@ class HiddenSeatApp:
             self.body.children = (self.inner.widget,)
         elif self.role == "defender":
             self.inner = DefenderApp(SharedDefenderGame(self.game))
-            self.inner.play_on.layout.display = "none"
             self.body.children = (self.inner.widget,)
         else:
             self._build_bid()

@@ -58,6 +58,7 @@ class DefenderGame:
         self.state = new_game(seed, options, seats)
         self.bot_name = bot
         self.opponent = f"the {bot} attacker bot"
+        self.has_bot = True  # the attacker plays in this kernel when asked
         self.bot = make_policy(bot, seed)  # the bot's own random numbers
         self.hint_rng = random.Random(seed ^ 0x5EED)
         self.seat = DEFENDER

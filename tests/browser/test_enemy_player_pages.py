@@ -19,7 +19,7 @@ from classroom.sessions import create_class
 from classroom.sessions.roles import enemy_player_layout
 from classroom.sessions.session import seat_url
 from classroom.sessions.sqlite_store import SQLiteStore
-from tests.browser.conftest import HexclassServer, wait_for_widgets
+from tests.browser.conftest import HexclassServer, wait_for_kernel_idle, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ def server(tmp_path):
 
 
 def open_seat_page(browser, server, token: str):
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
     frames = record_frames(page)
     page.goto(seat_url(token, server.base), timeout=TIMEOUT)
@@ -123,9 +123,13 @@ def test_two_players_bid_deploy_and_play_to_the_end(browser, server, artifacts):
             page.locator("input[type=number]").first.press("Tab")
             click(page, "Bid in secret")
         wait_text(one, "real platoons and")  # player1 bid more: the defenders are theirs
+        wait_text(one, "you command the defenders (enemy-player game")
         click(one, "Suggest a deployment")
         wait_text(one, "Every constraint is met")
+        one.evaluate("window.scrollTo(0, 0)")
         one.screenshot(path=str(artifacts / "enemy-player-deploy.png"))
+        box = one.get_by_role("button", name="Deploy in secret").bounding_box()
+        assert box["y"] + box["height"] <= 768, box  # the defender's first screen
         click(one, "Deploy in secret")
         wait_text(two, "End phase (e)")  # player2 attacks, with the board
         play_turn_one_through(two, one)
@@ -167,6 +171,13 @@ def test_a_team_of_five_against_a_student_defender(browser, server, artifacts):
         click(defender, "Deploy in secret")
         for seat in ("support", "D"):
             wait_text(pages[seat], "Friendly Move Phase")
+        wait_text(defender, "The attackers are moving")
+        defender.get_by_role("button", name="Deploy in secret").wait_for(state="hidden")
+        wait_for_kernel_idle(defender, TIMEOUT)
+        assert "you command the defenders" in body(defender)
+        assert "wait for your enemy phase" in body(defender)
+        assert not defender.get_by_role("button", name="Let the attacker play").is_visible()
+        defender.screenshot(path=str(artifacts / "enemy-player-class-defender.png"))
         play_turn_one_through(pages["support"], defender)
         wait_text(pages["D"], "Turn 2")  # the other attacker follows the game
         pages["D"].screenshot(path=str(artifacts / "enemy-player-team-seat.png"), full_page=True)

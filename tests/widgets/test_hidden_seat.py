@@ -77,3 +77,16 @@ def test_a_second_attacker_page_cannot_move_the_seats_platoons(table):
     first, second = table("D"), table("D")
     assert second.game.viewer and not first.game.viewer
     assert "only watches" in second.game.submit(EndPhase("D"))
+
+
+def test_the_class_defender_has_no_bot_button_and_waits_for_the_attackers(table):
+    defender = table("defender")
+    defender.inner.suggest.click()
+    defender.inner.deploy.click()
+    defender.poll_once()
+    defender.changed()
+    app = defender.inner
+    assert app.game.stage == "attacker" and app.play_on.layout.display == "none"
+    assert "The attackers are moving" in app.heading.value
+    assert "wait for your enemy phase" in app.prompt.value
+    assert "you command the defenders" in defender.header.value
