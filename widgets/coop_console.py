@@ -344,9 +344,14 @@ def waiting_text(waiting) -> str:
     return "<br>".join(f"<b>{esc(', '.join(s))}</b>: {esc(why)}" for why, s in by_why.items())
 
 
+def verdict_text(won: bool) -> str:
+    """The final verdict as every page words it (CA "Victory": 20 or more wins)."""
+    return "Victory" if won else "Defeat"
+
+
 def team_row(s) -> str:
     """One row of the live table for a :class:`~classroom.sessions.TeamSummary`."""
-    result = "" if s.won is None else (" (won)" if s.won else " (lost)")
+    result = "" if s.won is None else f"<br><b>{verdict_text(s.won)}</b>: {s.score_known} points"
     ours = esc(", ".join(s.broken_friendly)) or "–"
     cells = [
         ("team num", f"<b>{s.team}</b>"),

@@ -65,6 +65,8 @@ def projected_score(state: GameState) -> Score:
     """
     if state.result is not None:
         return state.result
+    if state.phase in ("bidding", "deployment"):  # CA p.7: no counter to reveal yet
+        return known_score(state)
     c = state.copy()
     c.pending = None
     c.declaration = None

@@ -161,7 +161,10 @@ def test_ending_a_game_asks_first(app, made, store):
     assert "again" in app.live.end_button.description
     app.live.on_end()
     assert store.game(game_id(made, 2)).status == "ended"
-    assert row(app, 2)["status"] == "ended"
+    result = store.state(game_id(made, 2)).result  # ended by the rules: revealed, scored
+    verdict = "Victory" if result.won else "Defeat"
+    assert row(app, 2)["status"] == f"ended {verdict} : {result.total} points"  # tags stripped
+    assert row(app, 2)["known"] == row(app, 2)["projected"] == str(result.total)
     assert row(app, 1)["status"] == "running"
     assert app.live.end_button.description == "End game"
 
