@@ -37,6 +37,7 @@ import pandas as pd
 
 from classroom.combined_arms.engine import turns_played
 from classroom.combined_arms.fire import fire_odds
+from classroom.combined_arms.victory import DEDUCTION_FROM
 
 from .live import LiveGame
 from .store import INSTRUCTOR, ClassStore, GameInfo, Message, Request
@@ -53,6 +54,7 @@ class Debrief:
     class_id: int
     tables: dict[str, pd.DataFrame]
     records: dict[int, dict[str, Any]] = field(default_factory=dict)  # team -> game record
+    _start_scores: dict[int, int] = field(default_factory=dict)  # team -> score before play
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         return self.tables[name]
@@ -63,15 +65,16 @@ class Debrief:
         if not games:
             raise KeyError(f"there is no class {class_id} (or it has no games)")
         rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
-        records = {}
+        records, starts = {}, {}
         for g in games:
             msgs = store.messages(g.id)
             reqs = store.requests(g.id, open_only=False)
             live = store.live_game(g.id)
             _team_rows(g, live, msgs, reqs, rows)
             records[g.team] = live.record()  # the game as a replayable save
+            starts[g.team] = known_score(live.at(0)).total
         tables = {name: pd.DataFrame(rows[name], columns=_COLUMNS[name]) for name in TABLES}
-        return cls(class_id, tables, records)
+        return cls(class_id, tables, records, starts)
 
     def exported(self):
         """(name, table) for the exports: the deployment only for enemy-player games."""
@@ -105,10 +108,33 @@ class Debrief:
             cols[f"team {team}"] = row
         return pd.DataFrame(cols, index=measures)
 
+    def biggest_swings(self, n: int = 8) -> pd.DataFrame:
+        """The ``n`` actions that moved a team's visible score most, largest first.
+
+        The change is in the score the team could see (:func:`~.views.known_score`):
+        a reveal, a break, a loss, the final count. One row per action: team, turn,
+        seat, action type, what happened (the engine's words) and the change.
+        """
+        acts = self.tables["actions"]
+        cols = ["team", "turn", "seat", "type", "what", "change", "score_known"]
+        if acts.empty:
+            return pd.DataFrame(columns=cols)
+        rows = []
+        for team, df in acts.groupby("team", sort=False):
+            start = self._start_scores.get(team, 0)
+            change = df["score_known"].diff().fillna(df["score_known"] - start)
+            rows.append(df.assign(change=change.astype(int)))
+        out = pd.concat(rows)
+        out = out[out["change"] != 0]
+        order = out["change"].abs().sort_values(ascending=False, kind="stable").index
+        return out.loc[order, cols].head(n).reset_index(drop=True)
+
     def plot_luck(self, ax=None):
         """Per team: pins and breaks expected from the odds taken against those obtained."""
         ax = ax or _axes()
         teams = self.tables["teams"]
+        if not len(self.tables["fires"]):
+            return _say(ax, "no fires yet", "fire: expected from the odds taken vs obtained")
         x = range(len(teams))
         w = 0.2
         bars = (
@@ -128,6 +154,8 @@ class Debrief:
         """Losses suffered in each turn, a bar group per turn, a colour per team."""
         ax = ax or _axes()
         turns = self.tables["turns"]
+        if not len(turns):
+            return _say(ax, "no turn played yet", "losses suffered per turn")
         teams = sorted(turns["team"].unique())
         w = 0.8 / max(1, len(teams))
         for i, team in enumerate(teams):
@@ -239,6 +267,7 @@ def _team_rows(
     last_losses, last_broken = state.losses, len(state.broken_friendly())
     for step in log:
         before, first_event = state.turn, len(state.events)
+        counted = turns_played(state)
         next(walk)
         new_events = state.events[first_event:]
         turn_actions += 1
@@ -248,6 +277,9 @@ def _team_rows(
         ]
         fires.extend(step_fires)
         row = _action_row(base, state, step, step_fires, start, new_events)
+        if not state.over and turns_played(state) > max(counted, DEDUCTION_FROM):
+            late = f"turn {turns_played(state)} now counts: -1 per turn after {DEDUCTION_FROM}"
+            row["what"] = "; ".join(filter(None, [row["what"], late]))
         rows["actions"].append(row)
         _fold_declarations(row, step_fires, declared)
         if state.turn != before or state.over:
@@ -430,6 +462,14 @@ def _safe_cell(v):
     if isinstance(v, str) and v.startswith(FORMULA_STARTS):
         return "'" + v
     return v
+
+
+def _say(ax, text: str, title: str):
+    """An empty chart says so in words instead of drawing axes around nothing."""
+    ax.set_axis_off()
+    ax.set_title(title, fontsize=10)
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=12, transform=ax.transAxes)
+    return ax
 
 
 def _axes():

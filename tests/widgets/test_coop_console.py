@@ -284,20 +284,24 @@ def test_debrief_panel_shows_how_the_teams_fought(app, made, seats):
     play_a_turn(seats, game_id(made, 1))
     d = app.debrief
     d.build()
-    html = d.tables.value
-    for title in ("Every fire", "Who acted and who waited", "Actions: unit, target and odds"):
+    html = d.body.value
+    for title in ("Results", "Who acted and who waited", "The biggest swings", "Fires taken"):
         assert title in html
-    assert len(d.plots.outputs) == 2  # score/losses/time, and fire luck/losses/activity
-    assert "Teams side by side at turn" in d.side_by_side.value
-    assert "team 1" in d.side_by_side.value and "team 2" in d.side_by_side.value
+    assert html.count("data:image/png;base64,") == 1  # the score line; no fire: no luck chart
+    assert "no fires yet" in html
+    for raw in ("score_known", "pin_luck", "game_id", "True", "False"):
+        assert raw not in html  # raw tables only in the exports
+    side = d.side_by_side.value
+    assert "At the end of turn 1" in side and "Score the team sees" in side
+    assert "Team 1" in side and "Team 2" in side
 
 
 def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_path):
     play_a_turn(seats, game_id(made, 1))
     d = app.debrief
     d.build()
-    assert "Teams" in d.tables.value and "<table" in d.tables.value
-    assert d.plots.outputs and "image/png" in d.plots.outputs[0]["data"]
+    assert "Results" in d.body.value and "<table" in d.body.value
+    assert "data:image/png;base64," in d.body.value
     paths = d.export_csv()
     folder = tmp_path / f"class{made.class_id}-debrief"
     assert {p.parent for p in paths} == {folder}
@@ -321,7 +325,10 @@ def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_pa
 
 def test_debrief_with_no_turn_played_says_so(app):
     app.debrief.build()
-    assert app.debrief.plots.outputs[0]["text"].startswith("No team has played")
+    html = app.debrief.body.value
+    assert "no turn played yet" in html and "no fires yet" in html
+    assert "data:image/png" not in html  # no chart drawn around nothing
+    assert app.debrief.side_by_side.value == ""
 
 
 # --- tokens ----------------------------------------------------------------------------------------
