@@ -526,7 +526,15 @@ class LivePanel:
             self.notice.value = notice_html(f"Ending team {team}'s game cannot be undone.", True)
             return
         self._reset_confirm()
-        self._done(self.console.end(team), f"Team {team}'s game has ended.")
+        result = self.console.end(team)
+        self._done(result, f"Team {team}'s game has ended.")
+        row = next((s for s in self.summaries() if s.team == team), None)
+        if result and row is not None and row.won is not None:
+            self.notice.value = notice_html(
+                f'Team {team}\'s game has ended by the rules (CA "Victory"): every enemy '
+                f"counter revealed, then scored. {verdict_text(row.won)}: "
+                f"{row.score_known} points."
+            )
 
     def on_messages(self) -> None:
         self._reset_confirm()
@@ -723,7 +731,12 @@ class ReplayPanel:
             f"<div class='hx-panel hx-caption'><b>Team {g.team}</b>, version {version} of "
             f"{len(r)} — turn {self.state.turn}, {esc(phase_title(self.state.phase))}</div>"
         )
-        if version:
+        if version and type(r.steps[version - 1].action).__name__ == "EndGameNow":
+            what = (
+                "<b>The instructor</b> ends the game here, in the team's name: every enemy "
+                'counter revealed, then the score (CA "Victory")'
+            )
+        elif version:
             step = r.steps[version - 1]
             what = f"<b>{esc(step.seat)}</b>: {esc(action_text(before, step))}"
         else:

@@ -121,10 +121,11 @@ def verdict_html(team) -> str:
     )
 
 
-def judgement_words(mean_odds: float) -> str:
-    if mean_odds >= 0.6:
+def judgement_words(odds: float) -> str:
+    """Odds to pin in words: good (60% or more), fair (40% or more) or long."""
+    if odds >= 0.6:
         return "good odds"
-    return "fair odds" if mean_odds >= 0.4 else "long odds"
+    return "fair odds" if odds >= 0.4 else "long odds"
 
 
 def luck_words(got: float, expected: float) -> str:
@@ -160,13 +161,10 @@ def shot_words(pin_odds: float, pinned: bool) -> str:
     """One fire: the odds it was taken at against what came of it."""
     if pin_odds == 0:
         return "no chance to pin"
+    odds = judgement_words(pin_odds)
     if pinned:
-        if pin_odds < 0.34:
-            return "long odds, and it worked: lucky"
-        return "even odds, and it worked" if pin_odds < 0.67 else "good odds; it worked"
-    if pin_odds >= 0.67:
-        return "good odds, and it failed: unlucky"
-    return "even odds; it failed" if pin_odds >= 0.34 else "long odds; it failed"
+        return f"{odds}, and it worked" + (": lucky" if odds == "long odds" else "")
+    return f"{odds}, but it failed: unlucky" if odds == "good odds" else f"{odds}; it failed"
 
 
 def _nan(v) -> bool:
@@ -242,8 +240,12 @@ def score_chart(d) -> str:
     high = max(22, int(turns[["score_known", "score_projected"]].max().max()) + 2)
     ax.set_ylim(low - 1, high)
     lo, hi = int(turns["turn"].min()), int(turns["turn"].max())
-    ax.set_xlim(lo - 0.5, hi + 0.5)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    pad = 1 if lo == hi else 0.5
+    ax.set_xlim(lo - pad, hi + pad)
+    if hi - lo <= 20:
+        ax.set_xticks(range(lo - (lo == hi), hi + 1 + (lo == hi)))
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Score at the end of each turn", fontsize=13)
     ax.set_xlabel("turn", fontsize=12)
     ax.set_ylabel("points", fontsize=12)
@@ -275,12 +277,12 @@ def luck_chart(d) -> str:
         ax.bar([i + off * w for i in x], teams[col].astype(float), w, label=label, color=colour)
     ax.set_xticks(list(x), [f"team {t}" for t in teams["team"]], fontsize=11)
     top = float(teams[[b[0] for b in bars]].astype(float).max().max())
-    ax.set_ylim(0, max(1.0, top * 1.25))
+    ax.set_ylim(0, max(1.0, top * 1.15))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Fire: what the odds promised against what happened", fontsize=13)
     ax.set_ylabel("fires", fontsize=12)
     ax.tick_params(labelsize=11)
-    ax.legend(fontsize=9, ncols=2, loc="upper right")
+    fig.legend(fontsize=10, ncols=2, loc="outside lower center")
     return png_img(fig, "pins and breaks expected from the odds against those obtained", "luck")
 
 
@@ -420,7 +422,12 @@ class DebriefPanel:
         self.body = W.HTML()
         self.downloads = W.HTML()
         self.turn_pick = W.BoundedIntText(
-            value=1, min=1, max=99, description="Teams at turn", layout=W.Layout(width="200px")
+            value=1,
+            min=1,
+            max=99,
+            description="At the end of turn",
+            style={"description_width": "initial"},
+            layout=W.Layout(width="240px"),
         )
         self.turn_pick.observe(lambda ch: guarded(self.notice, self.show_side_by_side)(), "value")
         self.side_by_side = W.HTML()
@@ -440,7 +447,7 @@ class DebriefPanel:
         )  # fmt: skip
         self.widget = W.VBox(
             [W.HBox(buttons), self.notice, self.downloads, self.body, self.side_box],
-            layout=W.Layout(max_width="100%", overflow="hidden"),
+            layout=W.Layout(max_width="100%"),
         )
         self.widget.add_class("hexclass-debrief")
 

@@ -165,6 +165,11 @@ def test_ending_a_game_asks_first(app, made, store):
     verdict = "Victory" if result.won else "Defeat"
     assert row(app, 2)["status"] == f"ended {verdict} : {result.total} points"  # tags stripped
     assert row(app, 2)["known"] == row(app, 2)["projected"] == str(result.total)
+    assert f"{verdict}: {result.total} points" in app.live.notice.value
+    r = app.replay  # the replay's last step is the instructor's end, in words
+    r.load(2)
+    assert r.version == 1 and "The instructor" in r.step_html.value
+    assert "Score" in r.step_html.value  # the engine's score event
     assert row(app, 1)["status"] == "running"
     assert app.live.end_button.description == "End game"
 
