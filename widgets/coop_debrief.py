@@ -373,6 +373,26 @@ def fires_html(d) -> str:
     )
 
 
+def deployment_html(d) -> str:
+    """The enemy player's secret set-up, once the game is over (CA p.7); else nothing."""
+    dep = d["deployment"]
+    if not len(dep):
+        return ""
+    rows = "".join(
+        f"<tr><td class='num'>{int(r['team'])}</td><td>{esc(str(r['defender']))}</td>"
+        f"<td class='num'>{int(r['handicap'])}</td><td>{esc(str(r['force_roll']))}</td>"
+        f"<td>{esc(str(r['real_platoons']))}</td><td>{esc(str(r['real_atgs'])) or '–'}</td>"
+        f"<td>{esc(str(r['never_revealed'])) or '–'}</td></tr>"
+        for _, r in dep.iterrows()
+    )
+    return (
+        "<h3>The enemy player's deployment</h3><table data-table='deployment'><tr>"
+        "<th class='num'>Team</th><th>Defender</th><th class='num'>Handicap</th>"
+        "<th>Force dice</th><th>Real platoons</th><th>Real ATGs</th>"
+        f"<th>Never revealed in play</th></tr>{rows}</table>"
+    )
+
+
 def side_by_side_html(d, turn: int) -> str:
     """The teams in columns at the end of ``turn``, measures named in words."""
     side = d.at_turn(turn)
@@ -403,7 +423,7 @@ def debrief_html(d) -> str:
         f"{DEBRIEF_STYLE}<div class='hx-debrief hx-debrief-built'>{results_html(d)}"
         "<h3>Score and fire</h3><div class='hx-db-charts'>"
         f"{score_chart(d)}{luck_chart(d)}</div>{activity_html(d)}{swings_html(d)}"
-        f"{fires_html(d)}</div>"
+        f"{fires_html(d)}{deployment_html(d)}</div>"
     )
 
 

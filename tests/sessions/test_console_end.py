@@ -137,8 +137,13 @@ def test_an_enemy_player_game_ends_by_the_rules_once_the_battle_has_begun(store)
     state = store.state(g1)
     assert state.over and state.result is not None
     assert store.game(g1).ended_reason.startswith("ended by the instructor: score")
-    deployment = console.debrief()["deployment"]
-    assert list(deployment["team"]) == [1]  # the secret is shown once the game is over
+    debrief = console.debrief()
+    assert list(debrief["deployment"]["team"]) == [1]  # the secret, once the game is over
+    from widgets.coop_debrief import debrief_html
+
+    shown = debrief_html(debrief)
+    assert "The enemy player's deployment" in shown
+    assert ("Defeat: " if not store.state(g1).result.won else "Victory: ") in shown
     # before the defender has deployed there is no battle to score: the game just ends
     assert console.end(2).ok
     assert store.game(g2).status == "ended" and not store.state(g2).over
