@@ -2,8 +2,8 @@
 
 Under ``hexclass serve`` in headless Chromium: two teams fire (team 1 a joint fire by
 two seats), the instructor ends team 1 from the console (two clicks), the live table
-shows the engine's final score and verdict, and the debrief built afterwards says the
-same. Its charts and tables must lie inside the viewport at 1366x768 and 1920x1080
+and an open seat page of team 1 show the engine's final score and verdict, and the
+debrief built afterwards says the same. Its charts and tables must lie inside the viewport at 1366x768 and 1920x1080
 (bounding boxes, no horizontal scrolling, no cell clipped), with no raw column names,
 True/False or Unix times on show. Screenshots go to test-artifacts/.
 """
@@ -82,6 +82,11 @@ def test_console_end_then_a_debrief_that_fits_the_projector(hexclass_server, bro
         fight(store, made)
         g1 = made.teams[0].game_id
 
+        seat_page = ctx.new_page()  # team 1's D seat, open while the instructor ends
+        seat_page.goto(made.teams[0].seats[1].url)
+        wait_for_widgets(seat_page)
+        seat_page.wait_for_selector(".hexclass-seat canvas", timeout=120_000)
+
         page.goto(made.instructor_url)
         wait_for_widgets(page)
         page.wait_for_selector(".hx-teams tr[data-team='2']", timeout=60_000)
@@ -101,6 +106,11 @@ def test_console_end_then_a_debrief_that_fits_the_projector(hexclass_server, bro
         assert cell(page, 1, "known") == cell(page, 1, "projected") == str(state.result.total)
         assert cell(page, 2, "status") == "running"
         page.screenshot(path=artifacts / "console-ended-team1.png", full_page=True)
+        # the seat reads the same final score and verdict (its score panel)
+        seat_page.wait_for_function(
+            "(v) => document.body.textContent.includes(v)", arg=verdict, timeout=30_000
+        )
+        seat_page.screenshot(path=artifacts / "seat-after-console-end.png", full_page=True)
 
         # the debrief, built after the end, reads the same result
         page.get_by_role("tab", name="Debrief").click()
