@@ -171,3 +171,36 @@ def test_the_turn_in_progress_counts_once_anything_happened_in_it(store, phase_m
     assert open_console(store, made.instructor_token).end(1).ok
     ended = next(e for e in store.state(g).events if e.data.get("ended_now"))
     assert ended.data["turns"] == (12 if phase_moves else 11)
+
+
+def test_an_enemy_player_seat_reads_the_end_through_the_referee(store, new_store):
+    import threading
+
+    from classroom.sessions.hidden import HiddenGame, Referee
+
+    variant = Options(auto_decisions=True, enemy_player=True)
+    made = create_class(store, teams=1, seed=31, seats=enemy_player_layout(5), options=variant)
+    g = made.teams[0].game_id
+    play(store, g, "defender", ai_choice(store.state(g), "defender", random.Random(3)))
+    ref = Referee(new_store())
+    stop = threading.Event()
+    thread = threading.Thread(target=ref.run, args=(stop, 0.005), daemon=True)
+    thread.start()
+    try:
+        for _ in range(400):
+            if ref.published.get(g) == store.version(g):
+                break
+            threading.Event().wait(0.01)
+        d = HiddenGame(new_store(), g, "D")
+        assert not d.state.over
+        assert open_console(store, made.instructor_token).end(1).ok
+        total = store.state(g).result.total
+        for _ in range(400):  # the referee publishes the new version for every seat
+            if d.refresh() and d.state.over:
+                break
+            threading.Event().wait(0.01)
+        assert d.state.over and d.state.result.total == total
+        assert d.state.secret is None  # the attackers' copy still holds no deployment
+    finally:
+        stop.set()
+        thread.join(10)
