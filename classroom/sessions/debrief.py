@@ -209,6 +209,8 @@ class Debrief:
             import matplotlib.pyplot as plt
 
             _, ax = plt.subplots(figsize=(6, 3.5))
+        if not len(turns):
+            return _say(ax, "no turn played yet", metric.replace("_", " "))
         for team, df in turns.groupby("team"):
             ax.plot(df["turn"], df[metric], marker="o", label=f"team {team}")
         ax.set_xlabel("turn")

@@ -51,3 +51,12 @@ def test_declarations_take_the_odds_of_the_fire_they_joined(joint):
     rolled = acts[acts.type == "ResolveFire"].iloc[0]
     assert rolled["odds"] == f"pin {odds:.0%}"
     assert "rolls" in rolled["what"]  # what came of it, from the engine's events
+
+
+def test_charts_without_data_say_so_instead_of_drawing_empty_axes(store):
+    pytest.importorskip("matplotlib")
+    made = create_class(store, teams=2, seed=7)
+    db = open_console(store, made.instructor_token).debrief()
+    for ax in (db.plot_luck(), db.plot_losses(), db.plot("score_known")):
+        assert not ax.axison and not ax.patches and not ax.lines
+        assert ax.texts[0].get_text() in ("no fires yet", "no turn played yet")

@@ -328,6 +328,38 @@ def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_pa
     assert "data:application/json;base64," in d.downloads.value
 
 
+def test_debrief_in_words_with_a_joint_fire(tmp_path):
+    from classroom.combined_arms import DeclareFire, ResolveFire
+    from classroom.combined_arms.scenarios import load_position
+
+    store = open_store(tmp_path / "fire.db")
+    start = load_position("sample-turn11-fire-lane").to_dict()
+    made = create_class(store, teams=2, seed=3, start=start, base_url=BASE)
+    g = made.teams[0].game_id
+    target = store.state(g).board.hex_at("6a")
+    for seat, action in (
+        ("armour", DeclareFire("armour", target, ("A2",), False)),
+        ("D", DeclareFire("D", target, ("D1",), False)),
+        ("D", ResolveFire("D")),
+    ):
+        assert store.submit(g, store.version(g), seat, action)
+    app = InstructorApp(store, made.instructor_token, base_url=BASE, poll=False)
+    try:
+        app.debrief.build()
+        html = app.debrief.body.value
+        assert html.count("data:image/png;base64,") == 2  # the score line and the fire chart
+        fires = re.search(r"data-table='fires'>(.*?)</table>", html, re.S).group(1)
+        assert "armour, D" in fires and "A2, D1 → 6a" in fires
+        odds = app.debrief.debrief["fires"]["pin_odds"].iloc[0]
+        assert f"{odds:.0%}" in fires and str(odds) not in html  # a percentage, not 0.6667
+        assert "1 fire at" in html and "were expected" in html  # judgement and luck in words
+        assert re.search(r"\d\d:\d\d–\d\d:\d\d", html)  # clock times
+        assert not re.search(r"\b1[7-9]\d{8}\b", html)  # never a Unix timestamp
+    finally:
+        app.follower.close()
+        store.close()
+
+
 def test_debrief_with_no_turn_played_says_so(app):
     app.debrief.build()
     html = app.debrief.body.value
