@@ -235,13 +235,13 @@ def score_chart(d) -> str:
         ax.plot(df["turn"], df["score_projected"], "o-", color=c, lw=2, label=f"team {team}")
         ax.plot(df["turn"], df["score_known"], "x--", color=c, alpha=0.6)
     ax.axhline(20, color="#777", lw=1, ls=":")
-    ax.text(turns["turn"].min(), 20.3, "20: victory", color="#555", fontsize=10)
     low = min(0, int(turns[["score_known", "score_projected"]].min().min()))
     high = max(22, int(turns[["score_known", "score_projected"]].max().max()) + 2)
     ax.set_ylim(low - 1, high)
     lo, hi = int(turns["turn"].min()), int(turns["turn"].max())
     pad = 1 if lo == hi else 0.5
     ax.set_xlim(lo - pad, hi + pad)
+    ax.text(hi + pad, 20.4, "20 or more wins ", ha="right", va="bottom", color="#555", fontsize=10)
     if hi - lo <= 20:
         ax.set_xticks(range(lo - (lo == hi), hi + 1 + (lo == hi)))
     else:
@@ -250,8 +250,9 @@ def score_chart(d) -> str:
     ax.set_xlabel("turn", fontsize=12)
     ax.set_ylabel("points", fontsize=12)
     ax.tick_params(labelsize=11)
-    ax.legend(fontsize=10, loc="upper left", title="solid: if ended then\ndashed: team saw",
-              title_fontsize=9)  # fmt: skip
+    ax.plot([], [], "k-", label="if ended then (instructor)")
+    ax.plot([], [], "kx--", alpha=0.6, label="what the team saw")
+    fig.legend(fontsize=10, ncols=3, loc="outside lower center")
     return png_img(fig, "score at the end of each turn, a line per team", "score")
 
 
