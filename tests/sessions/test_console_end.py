@@ -83,6 +83,11 @@ def test_console_end_reveals_scores_and_every_page_reads_the_same_result(store, 
     teams = console.debrief()["teams"].set_index("team")
     assert bool(teams.loc[1, "over"]) and teams.loc[1, "won"] == state.result.won
     assert teams.loc[1, "score_known"] == state.result.total
+    # the coach's review works on the ended game (it used to say "once the game is over")
+    from classroom.combined_arms.bots.coach import review
+    from classroom.combined_arms.game import record
+
+    assert isinstance(review(record(state), rollouts=2), list)
     # another kernel replays the log to the same end
     other = new_store().state(g1)
     assert other.over and other.result.total == state.result.total
