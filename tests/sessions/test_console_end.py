@@ -88,6 +88,9 @@ def test_console_end_reveals_scores_and_every_page_reads_the_same_result(store, 
     from classroom.combined_arms.game import record
 
     assert isinstance(review(record(state), rollouts=2), list)
+    replay = console.replay(1)
+    assert replay.describe(len(replay)).endswith("the instructor ends the game here")
+    assert replay.state_at(len(replay)).result.total == state.result.total
     # another kernel replays the log to the same end
     other = new_store().state(g1)
     assert other.over and other.result.total == state.result.total
