@@ -296,11 +296,12 @@ def activity_html(d) -> str:
     for team, df in act.groupby("team"):
         turns = sorted(df["turn"].unique())
         head = "".join(f"<th class='num'>{t}</th>" for t in turns)
+        counts = {(r.seat, r.turn): int(r.actions) for r in df.itertuples()}
         rows = []
         for seat in dict.fromkeys(df["seat"]):
             cells = []
             for t in turns:
-                n = int(df[(df["seat"] == seat) & (df["turn"] == t)]["actions"].sum())
+                n = counts.get((seat, t), 0)
                 cls = "acted" if n else "waited"
                 cells.append(f"<td class='cell {cls}'>{n if n else '–'}</td>")
             rows.append(f"<tr><th>{esc(seat)}</th>{''.join(cells)}</tr>")
