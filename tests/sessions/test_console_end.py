@@ -212,3 +212,15 @@ def test_an_enemy_player_seat_reads_the_end_through_the_referee(store, new_store
     finally:
         stop.set()
         thread.join(10)
+
+
+def test_ending_the_whole_class_ends_every_game_by_the_rules(store):
+    made = create_class(store, teams=3, seed=7)
+    console = open_console(store, made.instructor_token)
+    assert console.end(2).ok
+    assert console.end().ok  # the two still going
+    for t in made.teams:
+        state = store.state(t.game_id)
+        assert state.over and state.result is not None
+        assert store.game(t.game_id).ended_reason.startswith("ended by the instructor")
+    assert console.end().kind is Refusal.ENDED
