@@ -12,9 +12,10 @@ instructor's token it is the console:
 * **Replay**: any team's game step by step on the Combined Arms board, with the action,
   the events it caused, and one seat's view (its platoons ringed, the team's messages
   beside it). It follows the live game: at the last version it moves on as teams play.
-* **Debrief**: how each team fought: fire odds taken against what came of them (luck
-  vs judgement), losses by turn, who acted and who waited, the teams side by side at a
-  chosen turn; plots; CSV (safe against spreadsheet formulas) and JSON exports.
+* **Debrief** (:mod:`.coop_debrief`, made to be projected): each team's final score and
+  verdict, the score over turns, fire odds taken against what came of them (luck vs
+  judgement, in words), who acted and who waited, the biggest swings, the teams side by
+  side at a chosen turn; CSV (safe against spreadsheet formulas) and JSON exports.
 * **Links**: every link again, as a copyable list.
 
 The store is the truth; this page keeps only a follower (a replayed copy) and what the
@@ -27,10 +28,7 @@ import asyncio
 import base64
 import datetime as dt
 import html
-import io
 import os
-import pathlib
-import tempfile
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -53,6 +51,7 @@ from classroom.sessions.store import StoreError
 
 from .ca_board import CABoardView
 from .ca_panels import STYLE
+from .coop_debrief import DebriefPanel
 
 POLL_SECONDS = 0.5
 EVERYONE = "*"  # the replay's neutral view (no seat)
@@ -383,9 +382,14 @@ def waiting_text(waiting) -> str:
     return "<br>".join(f"<b>{esc(', '.join(s))}</b>: {esc(why)}" for why, s in by_why.items())
 
 
+def verdict_text(won: bool) -> str:
+    """The final verdict as every page words it (CA "Victory": 20 or more wins)."""
+    return "Victory" if won else "Defeat"
+
+
 def team_row(s) -> str:
     """One row of the live table for a :class:`~classroom.sessions.TeamSummary`."""
-    result = "" if s.won is None else (" (won)" if s.won else " (lost)")
+    result = "" if s.won is None else f"<br><b>{verdict_text(s.won)}</b>: {s.score_known} points"
     ours = esc(", ".join(s.broken_friendly)) or "–"
     cells = [
         ("team num", f"<b>{s.team}</b>"),
@@ -577,7 +581,15 @@ class LivePanel:
             self.notice.value = notice_html(f"Ending team {team}'s game cannot be undone.", True)
             return
         self._reset_confirm()
-        self._done(self.console.end(team), f"Team {team}'s game has ended.")
+        result = self.console.end(team)
+        self._done(result, f"Team {team}'s game has ended.")
+        row = next((s for s in self.summaries() if s.team == team), None)
+        if result and row is not None and row.won is not None:
+            self.notice.value = notice_html(
+                f'Team {team}\'s game has ended by the rules (CA "Victory"): every enemy '
+                f"counter revealed, then scored. {verdict_text(row.won)}: "
+                f"{row.score_known} points."
+            )
 
     def on_messages(self) -> None:
         self._reset_confirm()
@@ -774,7 +786,12 @@ class ReplayPanel:
             f"<div class='hx-panel hx-caption'><b>Team {g.team}</b>, version {version} of "
             f"{len(r)} — turn {self.state.turn}, {esc(phase_title(self.state.phase))}</div>"
         )
-        if version:
+        if version and type(r.steps[version - 1].action).__name__ == "EndGameNow":
+            what = (
+                "<b>The instructor</b> ends the game here, in the team's name: every enemy "
+                'counter revealed, then the score (CA "Victory")'
+            )
+        elif version:
             step = r.steps[version - 1]
             what = f"<b>{esc(step.seat)}</b>: {esc(action_text(before, step))}"
         else:
@@ -812,185 +829,6 @@ class ReplayPanel:
             {h: "real" for h in secret.platoons if h in shown.enemy} if secret else {}
         )
         self.view.show(shown)
-
-
-# --- the debrief -----------------------------------------------------------------------------------
-
-
-def frame_html(df, title: str) -> str:
-    body = df.to_html(index=False, na_rep="–", float_format=lambda x: f"{x:.1f}", border=0)
-    return f"<div class='hx-df'><b class='hx-panel'>{esc(title)}</b><div class='hx-scroll'>{body}</div></div>"
-
-
-def debrief_figure(debrief):
-    """Score, losses and seconds per turn, a line per team (no pyplot: no global figures)."""
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
-
-    turns = debrief["turns"]
-    fig = Figure(figsize=(12, 3.4), layout="constrained")
-    axes = fig.subplots(1, 3)
-    for i, (team, df) in enumerate(turns.groupby("team")):
-        colour = f"C{i % 10}"
-        axes[0].plot(df["turn"], df["score_projected"], "o-", color=colour, label=f"team {team}")
-        axes[0].plot(df["turn"], df["score_known"], "x--", color=colour, alpha=0.7)
-        axes[1].plot(df["turn"], df["friendly_broken"], "o-", color=colour, label=f"team {team}")
-        axes[1].plot(df["turn"], df["enemy_broken"], "x--", color=colour, alpha=0.7)
-        axes[2].plot(df["turn"], df["seconds"], "o-", color=colour, label=f"team {team}")
-    labels = (
-        ("score (solid: projected, dashed: team sees)", "points"),
-        ("platoons broken (solid: ours, dashed: enemy)", "platoons"),
-        ("time per turn", "seconds"),
-    )
-    for ax, (title, unit) in zip(axes, labels):
-        ax.set_title(title, fontsize=10)
-        ax.set_xlabel("turn")
-        ax.set_ylabel(unit)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        if len(turns):
-            ax.legend(fontsize=8)
-    axes[0].axhline(20, color="#999", lw=0.8, ls=":")  # CA "Victory": 20 or more wins
-    axes[1].yaxis.set_major_locator(MaxNLocator(integer=True))
-    return fig
-
-
-def fight_figure(debrief):
-    """How the teams fought: fire luck vs judgement, losses per turn, who acted (team 1..3)."""
-    from matplotlib.figure import Figure
-
-    teams = list(debrief["teams"]["team"])[:3]
-    fig = Figure(figsize=(12, 3.4), layout="constrained")
-    axes = fig.subplots(1, 2 + len(teams))
-    debrief.plot_luck(axes[0])
-    debrief.plot_losses(axes[1])
-    for ax, team in zip(axes[2:], teams):
-        debrief.plot_activity(team, ax)
-    return fig
-
-
-def figure_png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)
-    return buf.getvalue()
-
-
-class DebriefPanel:
-    """Tables and plots comparing the teams; CSV and JSON exports."""
-
-    def __init__(self, console) -> None:
-        self.console = console
-        self.debrief = None
-        self.notice = W.HTML()
-        self.tables = W.HTML()
-        self.plots = W.Output()
-        self.downloads = W.HTML()
-        self.turn_pick = W.BoundedIntText(
-            value=1, min=1, max=99, description="Teams at turn", layout=W.Layout(width="180px")
-        )
-        self.turn_pick.observe(lambda ch: guarded(self.notice, self.show_side_by_side)(), "value")
-        self.side_by_side = W.HTML()
-        buttons = []
-        for text, fn in (
-            ("Build the debrief", self.build),
-            ("Export CSV", self.export_csv),
-            ("Export JSON", self.export_json),
-        ):
-            b = W.Button(description=text, layout=W.Layout(width="auto"))
-            b.on_click(guarded(self.notice, fn))
-            buttons.append(b)
-        self.widget = W.VBox(
-            [
-                W.HBox(buttons),
-                self.notice,
-                self.downloads,
-                self.plots,
-                W.HBox([self.turn_pick]),
-                self.side_by_side,
-                self.tables,
-            ]
-        )
-        self.widget.add_class("hexclass-debrief")
-
-    def build(self) -> None:
-        """Replay every team's log into the debrief tables; draw the plots."""
-        self.debrief = self.console.debrief()
-        d = self.debrief
-        self.tables.value = (
-            STYLE
-            + CONSOLE_STYLE
-            + "".join(
-                frame_html(d[name], title)
-                for name, title in (
-                    ("teams", "Teams: result, and fire taken (odds) against what came of it"),
-                    ("fires", "Every fire: the odds when taken, and the result"),
-                    ("turns", "Turns (state at each turn's end; losses in the turn)"),
-                    ("activity", "Who acted and who waited, per turn"),
-                    ("seats", "Seats: actions and messages"),
-                    ("actions", "Actions: unit, target and odds"),
-                    ("deployment", "The enemy player's secret deployment (after the game)"),
-                )
-                if name != "deployment" or not d[name].empty
-            )
-        )
-        self.plots.clear_output()
-        if len(d["turns"]):
-            from IPython.display import Image
-
-            self.plots.append_display_data(Image(data=figure_png(debrief_figure(d))))
-            self.plots.append_display_data(Image(data=figure_png(fight_figure(d))))
-        else:
-            self.plots.append_stdout("No team has played a turn yet: nothing to plot.\n")
-        turns = d["turns"]["turn"]
-        if len(turns):
-            self.turn_pick.min, self.turn_pick.max = int(turns.min()), int(turns.max())
-            self.turn_pick.value = int(turns.max())
-        self.show_side_by_side()
-        self.notice.value = notice_html(
-            f"Debrief built at {dt.datetime.now():%H:%M:%S} from {len(d['actions'])} actions."
-        )
-
-    def show_side_by_side(self) -> None:
-        """The teams in columns at the end of the chosen turn."""
-        if self.debrief is None:
-            return
-        side = self.debrief.at_turn(self.turn_pick.value).reset_index(names="measure")
-        self.side_by_side.value = frame_html(
-            side, f"Teams side by side at turn {self.turn_pick.value}"
-        )
-
-    def export_dir(self) -> pathlib.Path:
-        """Where exports are written: beside the store file (a temporary folder if none)."""
-        path = getattr(self.console.store, "path", None)
-        if path is None:
-            return pathlib.Path(tempfile.mkdtemp(prefix="hexclass-debrief-"))
-        return pathlib.Path(path).parent / f"class{self.console.class_id}-debrief"
-
-    def _ensure(self) -> None:
-        if self.debrief is None:
-            self.build()
-
-    def export_csv(self) -> list[pathlib.Path]:
-        self._ensure()
-        folder = self.export_dir()
-        paths = self.debrief.export_csv(folder)
-        links = " · ".join(data_link(p.name, p.read_bytes(), "text/csv") for p in paths)
-        self._show_downloads("CSV", links, folder)
-        return paths
-
-    def export_json(self) -> pathlib.Path:
-        self._ensure()
-        folder = self.export_dir()
-        path = self.debrief.export_json(folder / f"class{self.console.class_id}-debrief.json")
-        self._show_downloads(
-            "JSON", data_link(path.name, path.read_bytes(), "application/json"), folder
-        )
-        return path
-
-    def _show_downloads(self, kind: str, links: str, folder) -> None:
-        self.downloads.value = (
-            f"<div class='hx-panel hx-downloads'><b>{kind}</b>: {links}<br><small>also "
-            f"written to {esc(str(folder))}</small></div>"
-        )
 
 
 # --- the page ------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ __all__ = [  # the action types, their JSON form, and the shape check they all p
     "Deploy",
     "DeclareFire",
     "EndGame",
+    "EndGameNow",
     "EndPhase",
     "Enter",
     "Exploit",
@@ -137,6 +138,19 @@ class EndGame:
 
 
 @dataclass(frozen=True, slots=True)
+class EndGameNow:
+    """End the battle where it stands, in any phase, and count the score (CA "Victory").
+
+    The instructor's end of a class game, sent on the team's behalf in the overall
+    commander's name: an open fire declaration is dropped unrolled, a waiting choice
+    lapses, then every unrevealed counter is tested and the score counted, as
+    :class:`EndGame` does between turns. Seat pages are never offered it.
+    """
+
+    seat: str
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseRollOrder:
     """Say in which order the hexes under fire are rolled for."""
 
@@ -207,6 +221,7 @@ ACTION_TYPES = {
         ResolveFire,
         EndPhase,
         EndGame,
+        EndGameNow,
         ChooseRollOrder,
         ChooseBroken,
         Bid,
@@ -227,6 +242,7 @@ Action = (
     | ResolveFire
     | EndPhase
     | EndGame
+    | EndGameNow
     | ChooseRollOrder
     | ChooseBroken
     | Bid

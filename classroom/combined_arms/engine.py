@@ -30,6 +30,7 @@ from .actions import (
     DeclareFire,
     Deploy,
     EndGame,
+    EndGameNow,
     EndPhase,
     Enter,
     Exploit,
@@ -74,7 +75,7 @@ def check(state: GameState, action) -> Illegal | None:
 def _rules_check(state: GameState, action) -> Illegal | None:
     """The rules' answer for a well-formed action."""
     checker = _CHECKS.get(type(action))
-    why = seat_problem(state, action.seat, choice=type(action) in _CHOICES)
+    why = seat_problem(state, action.seat, choice=type(action) in _CHOICES + (EndGameNow,))
     if why is not None:
         return why
     if checker is None:
@@ -265,6 +266,25 @@ def _check_end_game(state, seat, a: EndGame):
     return None
 
 
+def _check_end_now(state, seat, a: EndGameNow):
+    if "command" not in seat.powers:
+        return Illegal(COOP, "the game is ended in the overall commander's name")
+    if state.phase in ("bidding", "deployment"):
+        return Illegal(SEQUENCE, "the battle has not begun: there is nothing to reveal or score")
+    return None
+
+
+def turns_played(state: GameState) -> int:
+    """Turns that count if the battle ends now (CA "Victory": each after turn 18 costs 1).
+
+    A turn counts once anything has happened in it: its move phase saw an action, or it
+    got past that phase.
+    """
+    if state.phase == "friendly_move" and not state.acted_this_turn:
+        return state.turn - 1
+    return state.turn
+
+
 def _check_decision(kind: str):
     def checker(state, seat, a):
         p = state.pending
@@ -317,6 +337,7 @@ _CHECKS = {
     ResolveFire: _check_resolve,
     EndPhase: _check_end_phase,
     EndGame: _check_end_game,
+    EndGameNow: _check_end_now,
     ChooseRollOrder: _check_decision("roll_order"),
     ChooseBroken: _check_decision("break"),
     Bid: lambda state, seat, a: defender.check_bid(state, seat, a.points),
@@ -492,6 +513,22 @@ def _do_end_game(state, a: EndGame):
     state.agenda.extend([("final_reveal",), ("score", state.turn - 1)])
 
 
+def _do_end_now(state, a: EndGameNow):
+    turns = turns_played(state)
+    decl = state.declaration
+    unrolled = "" if decl is None else f"; the fire on {state.label(decl.target)} is not rolled"
+    state.log(
+        "phase",
+        f"the game is ended during turn {state.turn} ({title(state.phase)}); "
+        f"{turns} turn{'s' if turns != 1 else ''} count{unrolled}",
+        ended_now=True,
+        turns=turns,
+    )
+    state.pending = None
+    state.declaration = None
+    state.agenda = [("final_reveal",), ("score", turns)]
+
+
 def _do_choose_order(state, a: ChooseRollOrder):
     p = state.pending
     state.pending = None
@@ -526,6 +563,7 @@ _APPLY = {
     ResolveFire: _do_resolve,
     EndPhase: _do_end_phase,
     EndGame: _do_end_game,
+    EndGameNow: _do_end_now,
     ChooseRollOrder: _do_choose_order,
     ChooseBroken: _do_choose_broken,
     Bid: lambda state, a: defender.do_bid(state, a.seat, a.points),

@@ -35,10 +35,12 @@ from typing import Any
 
 import pandas as pd
 
+from classroom.combined_arms.engine import turns_played
 from classroom.combined_arms.fire import fire_odds
+from classroom.combined_arms.victory import DEDUCTION_FROM
 
 from .live import LiveGame
-from .store import ClassStore, GameInfo, Message, Request
+from .store import INSTRUCTOR, ClassStore, GameInfo, Message, Request
 from .views import known_score, projected_score
 
 TABLES = ("teams", "turns", "fires", "activity", "seats", "actions", "messages", "deployment")
@@ -52,6 +54,7 @@ class Debrief:
     class_id: int
     tables: dict[str, pd.DataFrame]
     records: dict[int, dict[str, Any]] = field(default_factory=dict)  # team -> game record
+    _start_scores: dict[int, int] = field(default_factory=dict)  # team -> score before play
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         return self.tables[name]
@@ -62,15 +65,16 @@ class Debrief:
         if not games:
             raise KeyError(f"there is no class {class_id} (or it has no games)")
         rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
-        records = {}
+        records, starts = {}, {}
         for g in games:
             msgs = store.messages(g.id)
             reqs = store.requests(g.id, open_only=False)
             live = store.live_game(g.id)
             _team_rows(g, live, msgs, reqs, rows)
             records[g.team] = live.record()  # the game as a replayable save
+            starts[g.team] = known_score(live.at(0)).total
         tables = {name: pd.DataFrame(rows[name], columns=_COLUMNS[name]) for name in TABLES}
-        return cls(class_id, tables, records)
+        return cls(class_id, tables, records, starts)
 
     def exported(self):
         """(name, table) for the exports: the deployment only for enemy-player games."""
@@ -104,10 +108,33 @@ class Debrief:
             cols[f"team {team}"] = row
         return pd.DataFrame(cols, index=measures)
 
+    def biggest_swings(self, n: int = 8) -> pd.DataFrame:
+        """The ``n`` actions that moved a team's visible score most, largest first.
+
+        The change is in the score the team could see (:func:`~.views.known_score`):
+        a reveal, a break, a loss, the final count. One row per action: team, turn,
+        seat, action type, what happened (the engine's words) and the change.
+        """
+        acts = self.tables["actions"]
+        cols = ["team", "turn", "seat", "type", "what", "change", "score_known"]
+        if acts.empty:
+            return pd.DataFrame(columns=cols)
+        rows = []
+        for team, df in acts.groupby("team", sort=False):
+            start = self._start_scores.get(team, 0)
+            change = df["score_known"].diff().fillna(df["score_known"] - start)
+            rows.append(df.assign(change=change.astype(int)))
+        out = pd.concat(rows)
+        out = out[out["change"] != 0]
+        order = out["change"].abs().sort_values(ascending=False, kind="stable").index
+        return out.loc[order, cols].head(n).reset_index(drop=True)
+
     def plot_luck(self, ax=None):
         """Per team: pins and breaks expected from the odds taken against those obtained."""
         ax = ax or _axes()
         teams = self.tables["teams"]
+        if not len(self.tables["fires"]):
+            return _say(ax, "no fires yet", "fire: expected from the odds taken vs obtained")
         x = range(len(teams))
         w = 0.2
         bars = (
@@ -127,6 +154,8 @@ class Debrief:
         """Losses suffered in each turn, a bar group per turn, a colour per team."""
         ax = ax or _axes()
         turns = self.tables["turns"]
+        if not len(turns):
+            return _say(ax, "no turn played yet", "losses suffered per turn")
         teams = sorted(turns["team"].unique())
         w = 0.8 / max(1, len(teams))
         for i, team in enumerate(teams):
@@ -180,6 +209,8 @@ class Debrief:
             import matplotlib.pyplot as plt
 
             _, ax = plt.subplots(figsize=(6, 3.5))
+        if not len(turns):
+            return _say(ax, "no turn played yet", metric.replace("_", " "))
         for team, df in turns.groupby("team"):
             ax.plot(df["turn"], df[metric], marker="o", label=f"team {team}")
         ax.set_xlabel("turn")
@@ -193,7 +224,7 @@ _COLUMNS = {
         "team", "game_id", "seed", "status", "turn", "over", "won", "score_known",
         "score_projected", "actions", "messages", "friendly_broken", "enemy_broken",
         "exploited", "seconds", "fires", "mean_pin_odds", "expected_pins", "pins",
-        "pin_luck", "expected_breaks", "breaks", "break_luck",
+        "pin_luck", "expected_breaks", "breaks", "break_luck", "turns_played", "ended_by",
     ],
     "turns": [
         "team", "game_id", "turn", "score_known", "score_projected", "losses", "ammo",
@@ -202,13 +233,13 @@ _COLUMNS = {
     ],
     "fires": [
         "team", "game_id", "version", "turn", "seat", "firers", "target", "adjacent",
-        "pin_odds", "break_odds", "pinned", "broken",
+        "pin_odds", "break_odds", "pinned", "broken", "resolved_by",
     ],
     "activity": ["team", "game_id", "turn", "seat", "actions", "requests", "acted"],
-    "seats": ["team", "game_id", "seat", "actions", "messages"],
+    "seats": ["team", "game_id", "seat", "actions", "messages", "fires"],
     "actions": [
         "team", "game_id", "version", "seat", "type", "unit", "target", "odds", "turn", "phase",
-        "at", "elapsed",
+        "at", "elapsed", "score_known", "what",
     ],
     "messages": ["team", "game_id", "id", "seat", "turn", "text", "at"],
     "deployment": [
@@ -233,10 +264,12 @@ def _team_rows(
     turn_start, turn_actions = start, 0
     base = {"team": g.team, "game_id": g.id}
     fires: list[dict[str, Any]] = []
+    declared: list[dict[str, Any]] = []  # declarations waiting for their fire
     acted: dict[tuple[int, str], int] = {}
     last_losses, last_broken = state.losses, len(state.broken_friendly())
     for step in log:
         before, first_event = state.turn, len(state.events)
+        counted = turns_played(state)
         next(walk)
         new_events = state.events[first_event:]
         turn_actions += 1
@@ -245,7 +278,12 @@ def _team_rows(
             _fire_row(base, live, step, e, new_events) for e in new_events if e.kind == "fire"
         ]
         fires.extend(step_fires)
-        rows["actions"].append(_action_row(base, state, step, step_fires, start))
+        row = _action_row(base, state, step, step_fires, start, new_events)
+        if not state.over and turns_played(state) > max(counted, DEDUCTION_FROM):
+            late = f"turn {turns_played(state)} now counts: -1 per turn after {DEDUCTION_FROM}"
+            row["what"] = "; ".join(filter(None, [row["what"], late]))
+        rows["actions"].append(row)
+        _fold_declarations(row, step_fires, declared)
         if state.turn != before or state.over:
             row = _turn_row(base, state, before, turn_actions, msgs, step.at - turn_start)
             row["losses_in_turn"] = state.losses - last_losses
@@ -282,6 +320,7 @@ def _team_rows(
                 "seat": seat,
                 "actions": sum(1 for s in log if s.seat == seat),
                 "messages": sum(1 for m in msgs if m.seat == seat),
+                "fires": sum(1 for f in fires if seat in f["seat"].split(", ")),
             }
         )
     for m in msgs:
@@ -326,6 +365,7 @@ def _fire_row(base, live: LiveGame, step, event, new_events) -> dict[str, Any]:
     target, firers = tuple(event.data["target"]), tuple(event.data["firers"])
     before = live.at(step.version - 1)
     odds = fire_odds(before, target, list(firers))
+    seats = committed_seats(before, step, firers)
     rolls = [
         e for e in new_events if e.kind == "roll" and e.data.get("purpose") == "friendly fire"
         and tuple(e.data.get("target") or ()) == target
@@ -335,7 +375,7 @@ def _fire_row(base, live: LiveGame, step, event, new_events) -> dict[str, Any]:
         **base,
         "version": step.version,
         "turn": step.turn,
-        "seat": step.seat,
+        "seat": ", ".join(seats),
         "firers": ", ".join(firers),
         "target": before.label(target),
         "adjacent": odds.all_adjacent,
@@ -343,10 +383,48 @@ def _fire_row(base, live: LiveGame, step, event, new_events) -> dict[str, Any]:
         "break_odds": round(float(odds.break_atg if odds.all_adjacent else Fraction(0)), 4),
         "pinned": any(o == "target pinned" for o in outcomes),
         "broken": any(o.endswith("broken") for o in outcomes),
+        "resolved_by": step.seat,
     }
 
 
-def _action_row(base, state, step, step_fires, start: float) -> dict[str, Any]:
+def committed_seats(before, step, firers) -> list[str]:
+    """Every seat that committed platoons to a fire, in the order they joined (CA p.7).
+
+    A joint fire is declared by several seats and rolled by whichever resolves it; the
+    credit goes to each seat whose platoons fired, not to the one that rolled.
+    """
+    decl = before.declaration
+    seats = list(decl.seats) if decl is not None else []
+    if type(step.action).__name__ == "DeclareFire" and step.action.seat not in seats:
+        seats.append(step.action.seat)
+    owners = [s.name for s in before.seats.values() if s.units & set(firers)]
+    return [s for s in seats if s in owners] + [s for s in owners if s not in seats]
+
+
+NOTABLE = ("reveal", "break", "withdraw", "losses", "score")  # events worth a line
+
+
+def _fold_declarations(row, step_fires, declared) -> None:
+    """A declaration left open for others to join takes the odds of the fire it joined."""
+    if row["type"] == "DeclareFire" and not step_fires:
+        declared.append(row)
+        return
+    for fire in step_fires:
+        for d in [d for d in declared if d["target"] == fire["target"]]:
+            d["odds"] = f"pin {fire['pin_odds']:.0%} (joint fire, rolled at v{fire['version']})"
+            declared.remove(d)
+
+
+def _what(events) -> str:
+    """The notable events of one step in words (reveals, breaks, losses, the score)."""
+    texts = [e.text.splitlines()[0] for e in events if e.kind in NOTABLE]
+    for e in events:
+        if e.kind == "roll" and e.data.get("purpose") == "friendly fire":
+            texts.append(e.text)
+    return "; ".join(texts)
+
+
+def _action_row(base, state, step, step_fires, start: float, events=()) -> dict[str, Any]:
     """An action with the unit it moved or the firers, the target hex and the odds taken."""
     a = step.action
     unit = (
@@ -368,6 +446,8 @@ def _action_row(base, state, step, step_fires, start: float) -> dict[str, Any]:
         "phase": step.phase,
         "at": step.at,
         "elapsed": step.at - start,
+        "score_known": known_score(state).total,
+        "what": _what(events),
     }
 
 
@@ -384,6 +464,14 @@ def _safe_cell(v):
     if isinstance(v, str) and v.startswith(FORMULA_STARTS):
         return "'" + v
     return v
+
+
+def _say(ax, text: str, title: str):
+    """An empty chart says so in words instead of drawing axes around nothing."""
+    ax.set_axis_off()
+    ax.set_title(title, fontsize=10)
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=12, transform=ax.transAxes)
+    return ax
 
 
 def _axes():
@@ -438,7 +526,18 @@ def _team_row(base, g: GameInfo, state, log, msgs, start: float, fires) -> dict[
         "expected_breaks": round(expected_breaks, 3),
         "breaks": breaks,
         "break_luck": round(breaks - expected_breaks, 3),
+        "turns_played": state.result.turns if state.result is not None else turns_played(state),
+        "ended_by": _ended_by(state, log),
     }
+
+
+def _ended_by(state, log) -> str | None:
+    """Who ended an over game: the instructor, the commander, or the clock (turn 20)."""
+    if not state.over:
+        return None
+    if log and log[-1].seat == INSTRUCTOR:
+        return "instructor"
+    return "commander" if log and type(log[-1].action).__name__ == "EndGame" else "last turn"
 
 
 __all__ = ["Debrief", "FORMULA_STARTS", "TABLES", "spreadsheet_safe"]

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from classroom.combined_arms.actions import EndGameNow
 from classroom.combined_arms.reasons import COOP
 from classroom.combined_arms.state import GameState
 
@@ -61,6 +62,38 @@ def unknown_seat(game: GameInfo, seat: str) -> Refused:
         f"there is no seat {seat!r} in team {game.team}; seats are {', '.join(game.layout.names)}",
         game.version,
     )
+
+
+def sender_problem(seat: str, action) -> Refused | None:
+    """Who may send ``action``: a seat its own orders, the instructor only the end now.
+
+    The instructor does not play (CA p.7 gives the team every order); ending a class
+    game where it stands (:class:`~classroom.combined_arms.actions.EndGameNow`, written
+    in the overall commander's name) is the console's alone, and it is logged as the
+    instructor's. The team's own end between turns is the commander's ``EndGame``.
+    """
+    if seat == INSTRUCTOR:
+        if isinstance(action, EndGameNow):
+            return None
+        return Refused(
+            Refusal.WRONG_SEAT,
+            "the instructor does not give orders; the console sends only the end of the game",
+            rule=COOP,
+        )
+    if isinstance(action, EndGameNow):
+        return Refused(
+            Refusal.WRONG_SEAT,
+            "only the instructor ends a game in the middle of a turn; the overall commander "
+            'ends it between turns (CA "Victory")',
+            rule=COOP,
+        )
+    if action.seat != seat:
+        return Refused(
+            Refusal.WRONG_SEAT,
+            f"this action is written for seat {action.seat!r} but was sent by seat {seat!r}",
+            rule=COOP,
+        )
+    return None
 
 
 def game_problem(game: GameInfo | None, game_id: int) -> Refused | None:
@@ -171,11 +204,23 @@ def row_after_action(game: GameInfo, state: GameState) -> RowAfterAction:
     status, reason = game.status, game.ended_reason
     if state.over:
         status = "ended"
-        total = state.result.total if state.result is not None else None
-        reason = f"game over: score {total}" if total is not None else "game over"
+        reason = end_reason(state)
     # CA p.7 asks who acts *next*; a new phase starts a new queue.
     expire = (state.turn, state.phase) != (game.turn, game.phase)
     return RowAfterAction(status, reason, expire)
+
+
+def end_reason(state: GameState) -> str:
+    """Why an over game ended, with its score and verdict (CA "Victory": 20 or more wins)."""
+    by = (
+        "ended by the instructor"
+        if state.actions and isinstance(state.actions[-1], EndGameNow)
+        else "game over"
+    )
+    if state.result is None:
+        return by
+    verdict = "victory" if state.result.won else "defeat"
+    return f"{by}: score {state.result.total}, {verdict}"
 
 
 # --- messages ----------------------------------------------------------------------------------
@@ -332,6 +377,7 @@ __all__ = [
     "commander_hold",
     "decide_problem",
     "decided_status",
+    "end_reason",
     "ended_problem",
     "ended_reason",
     "game_problem",
@@ -345,6 +391,7 @@ __all__ = [
     "rebase_problem",
     "request_problem",
     "row_after_action",
+    "sender_problem",
     "stale_after_rebase",
     "status_change_problem",
     "status_problem",

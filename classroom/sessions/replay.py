@@ -88,6 +88,8 @@ class GameReplay:
         if version == 0:
             return "the start"
         step = self.steps[version - 1]
+        if type(step.action).__name__ == "EndGameNow":  # logged as the instructor's
+            return f"v{step.version} turn {step.turn}: the instructor ends the game here"
         return f"v{step.version} turn {step.turn} {step.seat}: {step.action}"
 
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from classroom.combined_arms.actions import EndGameNow
 from classroom.combined_arms.engine import legal_actions
 from classroom.combined_arms.state import GameState, Options
 
@@ -480,14 +481,38 @@ class InstructorConsole:
         return result
 
     def end(self, team: int | None = None) -> Result:
-        """End one team's game, or (``None``) every game still going."""
+        """End one team's game by the rules, or (``None``) every game still going.
+
+        The console sends the engine's end of the battle where it stands
+        (:class:`~classroom.combined_arms.actions.EndGameNow`, CA "Victory": every
+        unrevealed counter is tested, then the score is counted) through the store's
+        ordinary submit, in the commander's name and logged as the instructor's. Every
+        page then reads the same final score and verdict from the engine's state. A game
+        whose battle has not begun (the enemy player's bidding or deployment) has nothing
+        to score and only has its status set to ended.
+        """
         if team is not None:
-            return self.store.set_game_status(self.game_of(team).id, "ended")
+            return self.end_game(self.game_of(team).id)
         last: Result = Refused(Refusal.ENDED, "every game has already ended")
         for g in self.games():
             if g.status != "ended":
-                last = self.store.set_game_status(g.id, "ended")
+                last = self.end_game(g.id)
         return last
+
+    def end_game(self, game_id: int, attempts: int = 5) -> Result:
+        """End one game by the rules (see :meth:`end`); retried while seats keep moving."""
+        result: Result = Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
+        for _ in range(attempts):
+            game = self.store.game(game_id)
+            if game is None or game.status == "ended":
+                return policy.ended_problem(game) if game else result
+            action = EndGameNow(game.layout.commander().name)
+            result = self.store.submit(game_id, game.version, INSTRUCTOR, action)
+            if result or result.kind not in (Refusal.STALE, Refusal.BUSY):
+                break
+        if not result and result.kind is Refusal.ILLEGAL:  # nothing to score yet
+            return self.store.set_game_status(game_id, "ended")
+        return result
 
     def set_messages(self, mode: str, limit: int | None = None) -> Result:
         """Free chat, or written messages with an optional per-seat limit per turn (CA p.7)."""

@@ -42,7 +42,6 @@ from typing import Any
 
 from classroom.combined_arms.actions import ActionFormatError, action_from_json, action_to_json
 from classroom.combined_arms.engine import check
-from classroom.combined_arms.reasons import COOP
 
 from . import policy
 from .hidden import HIDDEN_TABLES, HiddenTables
@@ -501,12 +500,9 @@ class SQLiteStore(ClassStore):
         parsed, why = parse_action(action)
         if why:
             return Refused(Refusal.BAD_ACTION, why)
-        if parsed.seat != seat:
-            return Refused(
-                Refusal.WRONG_SEAT,
-                f"this action is written for seat {parsed.seat!r} but was sent by seat {seat!r}",
-                rule=COOP,
-            )
+        wrong_sender = policy.sender_problem(seat, parsed)
+        if wrong_sender is not None:
+            return wrong_sender
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             return Refused(
                 Refusal.BAD_ACTION,

@@ -57,17 +57,17 @@ def known_score(state: GameState) -> Score:
     )
 
 
-def projected_score(state: GameState) -> Score | None:
+def projected_score(state: GameState) -> Score:
     """The score if the battle ended now: the final reveal is rolled on a private copy.
 
     Instructor only: it uses the game's own dice stream, so it shows what the hidden
-    counters would turn out to be. None before there is a battle to score: an
-    enemy-player game (CA p.7) whose defender has not bid or deployed yet.
+    counters would turn out to be. Before an enemy-player game's deployment (CA p.7)
+    there is nothing hidden to reveal, so it is the score the team sees.
     """
     if state.result is not None:
         return state.result
-    if state.options.enemy_player and state.secret is None:
-        return None
+    if state.phase in ("bidding", "deployment"):  # CA p.7: no counter to reveal yet
+        return known_score(state)
     c = state.copy()
     c.pending = None
     c.declaration = None

@@ -167,7 +167,7 @@ def test_console_pause_resume_end_and_summaries(store, made):
     assert store.submit(g2, 0, "support", EndPhase("support")).ok
     rows = [s.to_row() for s in console.summaries()]
     assert [(r["team"], r["status"], r["phase"]) for r in rows] == [
-        (1, "ended", "friendly_move"),
+        (1, "ended", "over"),  # ended by the rules: revealed and scored
         (2, "running", "friendly_fire"),
     ]
     assert {r["score_projected"] for r in rows} != {None}

@@ -161,7 +161,15 @@ def test_ending_a_game_asks_first(app, made, store):
     assert "again" in app.live.end_button.description
     app.live.on_end()
     assert store.game(game_id(made, 2)).status == "ended"
-    assert row(app, 2)["status"] == "ended"
+    result = store.state(game_id(made, 2)).result  # ended by the rules: revealed, scored
+    verdict = "Victory" if result.won else "Defeat"
+    assert row(app, 2)["status"] == f"ended {verdict} : {result.total} points"  # tags stripped
+    assert row(app, 2)["known"] == row(app, 2)["projected"] == str(result.total)
+    assert f"{verdict}: {result.total} points" in app.live.notice.value
+    r = app.replay  # the replay's last step is the instructor's end, in words
+    r.load(2)
+    assert r.version == 1 and "The instructor" in r.step_html.value
+    assert "Score" in r.step_html.value  # the engine's score event
     assert row(app, 1)["status"] == "running"
     assert app.live.end_button.description == "End game"
 
@@ -281,20 +289,24 @@ def test_debrief_panel_shows_how_the_teams_fought(app, made, seats):
     play_a_turn(seats, game_id(made, 1))
     d = app.debrief
     d.build()
-    html = d.tables.value
-    for title in ("Every fire", "Who acted and who waited", "Actions: unit, target and odds"):
+    html = d.body.value
+    for title in ("Results", "Who acted and who waited", "The biggest swings", "Fires taken"):
         assert title in html
-    assert len(d.plots.outputs) == 2  # score/losses/time, and fire luck/losses/activity
-    assert "Teams side by side at turn" in d.side_by_side.value
-    assert "team 1" in d.side_by_side.value and "team 2" in d.side_by_side.value
+    assert html.count("data:image/png;base64,") == 1  # the score line; no fire: no luck chart
+    assert "no fires yet" in html
+    for raw in ("score_known", "pin_luck", "game_id", "True", "False"):
+        assert raw not in html  # raw tables only in the exports
+    side = d.side_by_side.value
+    assert "At the end of turn 1" in side and "Score the team sees" in side
+    assert "Team 1" in side and "Team 2" in side
 
 
 def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_path):
     play_a_turn(seats, game_id(made, 1))
     d = app.debrief
     d.build()
-    assert "Teams" in d.tables.value and "<table" in d.tables.value
-    assert d.plots.outputs and "image/png" in d.plots.outputs[0]["data"]
+    assert "Results" in d.body.value and "<table" in d.body.value
+    assert "data:image/png;base64," in d.body.value
     paths = d.export_csv()
     folder = tmp_path / f"class{made.class_id}-debrief"
     assert {p.parent for p in paths} == {folder}
@@ -316,9 +328,44 @@ def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_pa
     assert "data:application/json;base64," in d.downloads.value
 
 
+def test_debrief_in_words_with_a_joint_fire(tmp_path):
+    from classroom.combined_arms import DeclareFire, ResolveFire
+    from classroom.combined_arms.scenarios import load_position
+
+    store = open_store(tmp_path / "fire.db")
+    start = load_position("sample-turn11-fire-lane").to_dict()
+    made = create_class(store, teams=2, seed=3, start=start, base_url=BASE)
+    g = made.teams[0].game_id
+    target = store.state(g).board.hex_at("6a")
+    for seat, action in (
+        ("armour", DeclareFire("armour", target, ("A2",), False)),
+        ("D", DeclareFire("D", target, ("D1",), False)),
+        ("D", ResolveFire("D")),
+    ):
+        assert store.submit(g, store.version(g), seat, action)
+    app = InstructorApp(store, made.instructor_token, base_url=BASE, poll=False)
+    try:
+        app.debrief.build()
+        html = app.debrief.body.value
+        assert html.count("data:image/png;base64,") == 2  # the score line and the fire chart
+        fires = re.search(r"data-table='fires'>(.*?)</table>", html, re.S).group(1)
+        assert "armour, D" in fires and "A2, D1 → 6a" in fires
+        odds = app.debrief.debrief["fires"]["pin_odds"].iloc[0]
+        assert f"{odds:.0%}" in fires and str(odds) not in html  # a percentage, not 0.6667
+        assert "1 fire at" in html and "were expected" in html  # judgement and luck in words
+        assert re.search(r"\d\d:\d\d–\d\d:\d\d", html)  # clock times
+        assert not re.search(r"\b1[7-9]\d{8}\b", html)  # never a Unix timestamp
+    finally:
+        app.follower.close()
+        store.close()
+
+
 def test_debrief_with_no_turn_played_says_so(app):
     app.debrief.build()
-    assert app.debrief.plots.outputs[0]["text"].startswith("No team has played")
+    html = app.debrief.body.value
+    assert "no turn played yet" in html and "no fires yet" in html
+    assert "data:image/png" not in html  # no chart drawn around nothing
+    assert app.debrief.side_by_side.value == ""
 
 
 # --- tokens ----------------------------------------------------------------------------------------
