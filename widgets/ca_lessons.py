@@ -25,6 +25,7 @@ from functools import lru_cache
 import ipywidgets as W
 
 from classroom import hexgrid as hg
+from classroom.dice import Dice
 from classroom.combined_arms import DeclareFire, check, fire_odds
 from classroom.combined_arms.board import facing_arcs
 from classroom.combined_arms.lines import MAX_RANGE, friendly_line
@@ -160,6 +161,58 @@ class LogTable:
         rows = df[["turn", "phase", "kind", "text"]].values.tolist()
         self.out.value = table_html(["turn", "phase", "kind", "what happened"], rows)
         return len(rows)
+
+
+# --- what if the assault had waited (turn 4 of the sample game) ---------------------------------
+
+HELD_BACK = {"A1": "2e", "E1": "2b", "E2": "2b"}  # where the assault force stood before it moved
+
+
+class AssaultWhatIf:
+    """Turn 4 of the sample game: leave each platoon of the assault force next to the wood
+    or hold it back, and read the engine's odds for the covering fire again."""
+
+    def __init__(self, scenario: str = "sample-turn04-covering-fire", target: str = "4d") -> None:
+        self.base = start(scenario)
+        self.target = self.base.board.hex_at(target)
+        self.firers = ["M2", "A3"]
+        self.toggles = {
+            uid: W.ToggleButtons(
+                options=[(f"next to the wood ({self._at(uid)})", False), (f"held back ({back})", True)],
+                value=False,
+                description=uid,
+                style={"button_width": "auto"},
+            )
+            for uid, back in HELD_BACK.items()
+        }
+        self.out = W.HTML(layout=W.Layout(width="auto"))
+        for t in self.toggles.values():
+            t.observe(lambda _c: self.update(), names="value")
+        self.widget = W.VBox([*self.toggles.values(), self.out])
+        self.update()
+
+    def _at(self, uid: str) -> str:
+        return self.base.board.label(self.base.units[uid].hex)
+
+    def update(self):
+        back = {uid: HELD_BACK[uid] for uid, t in self.toggles.items() if t.value}
+        self.state = moved(self.base, back) if back else self.base
+        adjacent = [
+            u.id
+            for u in self.state.on_board()
+            if hg.distance(u.hex, self.target) == 1
+        ]
+        who = ", ".join(sorted(adjacent)) or "none of your platoons"
+        self.odds = (
+            None
+            if fire_refusal(self.state, self.target, self.firers)
+            else fire_odds(self.state, self.target, self.firers)
+        )
+        self.out.value = (
+            f"{CSS}<div class='hx-lesson'>Next to the wood: <b>{esc(who)}</b>.</div>"
+            + odds_table(self.state, self.target, self.firers)
+        )
+        return self.odds
 
 
 # --- the shot builder -----------------------------------------------------------------------------
@@ -524,8 +577,67 @@ def post_status(post) -> str:
     return ", ".join(parts)
 
 
+def at_enemy_phase(state):
+    """A copy of ``state`` that the engine has played, with the same dice, up to the start
+    of this turn's enemy phase: your mortars have landed and your spent platoons have
+    recovered (CA "Sequence of Play"). The enemy posts weigh this position."""
+    from classroom.combined_arms import EndPhase, apply
+    from classroom.combined_arms.engine import run_agenda
+    from classroom.combined_arms.sequence import engine_steps_after
+
+    game = state.copy()
+    if game.phase == "friendly_move":
+        apply(game, EndPhase(next(iter(game.seats))))
+    steps = engine_steps_after("friendly_fire", game.turn)
+    game.agenda.extend(steps[: steps.index(("phase", "enemy")) + 1])
+    run_agenda(game)
+    return game
+
+
+class _HighDice(Dice):
+    """Dice that always show their highest face: a probe of what an activation tests."""
+
+    def below(self, n: int) -> int:
+        self.rolled += 1
+        return n - 1
+
+
+def tests_on_activation(state, h) -> dict[str, dict]:
+    """What the engine tests when the post in ``h`` activates now: ``{"platoon": weighed,
+    "atg": weighed}`` for each counter it rolls for, with the numbers it compared.
+
+    The engine activates the post on a copy whose dice show sixes, so a platoon test
+    proves real and the ATG test after it comes too."""
+    from classroom.combined_arms import enemy
+
+    probe = state.copy()
+    probe.dice = _HighDice(0)
+    before = len(probe.events)
+    enemy.activate(probe, h)
+    out = {}
+    for e in probe.events[before:]:
+        purpose = e.data.get("purpose", "")
+        if purpose.startswith("reveal") and e.data.get("target") == h:
+            out["atg" if "ATG" in purpose else "platoon"] = e.data.get("weighed") or {}
+    return out
+
+
+def _test_reason(weighed: dict, unit: str) -> str:
+    if weighed.get("adjacent"):
+        return "your platoons are adjacent"
+    if "payoff" in weighed:
+        return f"best payoff {weighed['payoff']}, the test comes at {weighed['threshold']} or more"
+    if "chances" in weighed:
+        return (
+            f"real ATGs would have {weighed['chances']} in 6 against your best-placed armour, "
+            f"the test comes at {weighed['threshold']} or more"
+        )
+    return unit
+
+
 def reveal_lines(state, h) -> list[str]:
-    """The reveal tests an activation would make here, with the engine's numbers."""
+    """The reveal tests an activation would make here, as the engine makes them, with
+    the engine's chances. ``state`` is the position as the enemy phase starts."""
     from classroom.combined_arms import enemy
     from classroom.combined_arms.odds import reveal_odds
 
@@ -533,45 +645,40 @@ def reveal_lines(state, h) -> list[str]:
     odds = reveal_odds(state, h)
     if not odds:
         return ["Nothing left to reveal: the counters here are already real."]
+    tested = tests_on_activation(state, h)
     out = []
-    adjacent = enemy.adjacent_to_friends(state, h)
-    if "platoon" in odds:
-        o = odds["platoon"]
-        best = enemy.best_payoff(state, h)
-        why = (
-            "your platoons are adjacent"
-            if adjacent
-            else f"best payoff {best} (the test comes at {enemy.PAYOFF_REVEAL} or more)"
-            if post.fresh
-            else "it is spent, so it only recovers"
-        )
-        tests = adjacent or (post.fresh and best >= enemy.PAYOFF_REVEAL)
+    for key, name in (("platoon", "Platoon"), ("atg", "ATGs")):
+        if key not in odds:
+            continue
+        o = odds[key]
+        if key in tested:
+            why = _test_reason(tested[key], "")
+        elif not post.fresh:
+            why = "it is spent, so it only recovers"
+        elif key == "platoon":
+            why = (
+                f"best payoff {enemy.best_payoff(state, h)}, under the "
+                f"{enemy.PAYOFF_REVEAL} that brings a test"
+            )
+        else:
+            c = enemy.best_armour_chance(state, h, with_atg=True)
+            why = (
+                f"real ATGs would have {c} in 6 against your best-placed armour, under the "
+                f"{enemy.ATG_CHANCES_REVEAL} that brings a test"
+            )
         mods = "; ".join(str(m) for m in o.modifiers) or "no modifiers"
+        need = f", needing {o.need}+" if key == "platoon" else ""
         out.append(
-            f"Platoon: {'tested' if tests else 'not tested'} on activation ({why}); real with "
-            f"{pct(o.probability)} ({o.probability}), needing {o.need}+ ({mods})."
-        )
-    if "atg" in odds:
-        o = odds["atg"]
-        c = enemy.best_armour_chance(state, h, with_atg=True)
-        tests = adjacent or (post.fresh and c >= enemy.ATG_CHANCES_REVEAL)
-        why = (
-            "your platoons are adjacent"
-            if adjacent
-            else f"real ATGs would have {c} in 6 against your best-placed armour "
-            f"(the test comes at {enemy.ATG_CHANCES_REVEAL} or more)"
-        )
-        mods = "; ".join(str(m) for m in o.modifiers) or "no modifiers"
-        out.append(
-            f"ATGs: {'tested' if tests else 'not tested'} on activation ({why}); real with "
-            f"{pct(o.probability)} ({o.probability}) ({mods})."
+            f"{name}: {'tested' if key in tested else 'not tested'} on activation ({why}); "
+            f"real with {pct(o.probability)} ({o.probability}){need} ({mods})."
         )
     return out
 
 
 def payoff_rows(state, h) -> tuple[list[list], list[str]]:
     """The engine's payoff for every hex of your infantry the post can hit, and the best
-    clusters (CA "Enemy Decisions")."""
+    clusters (CA "Enemy Decisions"). Pass :func:`at_enemy_phase` of a position: the
+    enemy weighs your platoons after they have recovered."""
     from classroom.combined_arms import enemy
 
     best, winners, pay = enemy.best_clusters(state, h)
@@ -595,9 +702,21 @@ class DefenderLab:
     plays the enemy phase on a copy and shows its logged reasons."""
 
     def __init__(self, hex_size: float = 30.0) -> None:
-        self.position = W.Dropdown(options=list(DEFENDER_POSITIONS.items()), description="position")
+        self.position = W.Dropdown(
+            options=list(DEFENDER_POSITIONS.items()),
+            description="position",
+            layout=W.Layout(width="360px"),
+        )
+        self.mover = W.Dropdown(
+            description="move platoon", style={"description_width": "initial"}, options=[]
+        )
+        self.dest = W.Dropdown(
+            description="to hex", options=[], layout=W.Layout(width="150px"), disabled=True
+        )
         self.post = W.Dropdown(description="enemy post", options=[])
         self.seed = W.IntText(value=1, description="dice seed", layout=W.Layout(width="170px"))
+        self.seed.observe(lambda _c: self.load(keep_move=True), names="value")
+        self._filling = False
         self.play_button = W.Button(
             description="Play the enemy phase",
             button_style="primary",
@@ -608,6 +727,8 @@ class DefenderLab:
         self.panel = W.HTML(layout=W.Layout(width="auto"))
         self.result = W.HTML()
         self.position.observe(lambda _c: self.load(), names="value")
+        self.mover.observe(lambda _c: self._filling or self.pick_mover(), names="value")
+        self.dest.observe(lambda _c: self._filling or self.load(keep_move=True), names="value")
         self.post.observe(lambda _c: self.show_post(), names="value")
         self.play_button.on_click(lambda _b: self.play())
         self.view.board.on_click(lambda h, x, y: self.click(h))
@@ -618,24 +739,63 @@ class DefenderLab:
         self.widget = W.VBox(
             [
                 controls,
+                W.HBox([self.mover, self.dest], layout=W.Layout(flex_flow="row wrap")),
                 W.HBox([self.view.widget, self.panel], layout=W.Layout(flex_flow="row wrap")),
                 self.result,
             ]
         )
         self.load()
 
-    def load(self) -> None:
+    def load(self, keep_move: bool = False) -> None:
+        """Set up the chosen position (with the platoon moved, if one is), as it will be
+        when the enemy phase starts."""
         from classroom.combined_arms import Options, enemy
 
         self.state = start(
             self.position.value, seed=self.seed.value, options=Options(auto_decisions=True)
         )
-        self.order = enemy.activation_order(self.state)
+        if not keep_move:
+            self._fill_movers()
+        elif self.mover.value and self.dest.value:
+            self.state = moved(self.state, {self.mover.value: self.dest.value})
+        self.enemy_start = at_enemy_phase(self.state)
+        self.order = enemy.activation_order(self.enemy_start)
         self.result.value = ""
         labels = [(f"{i}. {self.state.board.label(h)}", h) for i, h in enumerate(self.order, 1)]
         self.post.options = labels
         self.post.value = self.order[0] if self.order else None
         self.show_post()
+
+    def _fill_movers(self) -> None:
+        s = self.state
+        units = sorted(u.id for u in s.on_board())
+        self._filling = True
+        try:
+            self.mover.options = [("none (the position as given)", None)] + [
+                (f"{u} (now in {s.board.label(s.units[u].hex)})", u) for u in units
+            ]
+            self.mover.value = None
+            self.dest.options, self.dest.disabled = [], True
+        finally:
+            self._filling = False
+
+    def pick_mover(self) -> None:
+        """Offer the hexes the chosen platoon could stand in (no enemy post there)."""
+        s, uid = self.state, self.mover.value
+        self._filling = True
+        try:
+            if uid is None:
+                self.dest.options, self.dest.disabled = [], True
+            else:
+                free = [h for h in s.board.hexes if h not in s.enemy]
+                labels = sorted(
+                    (s.board.label(h) for h in free), key=lambda x: (int(x[:-1]), x[-1])
+                )
+                self.dest.options, self.dest.disabled = labels, False
+                self.dest.value = s.board.label(s.units[uid].hex)
+        finally:
+            self._filling = False
+        self.load(keep_move=True)
 
     def click(self, h) -> None:
         if h in self.order:
@@ -644,7 +804,7 @@ class DefenderLab:
     def show_post(self) -> str:
         from classroom.combined_arms.mortars import enemy_mortar_need, enemy_mortar_targets
 
-        s, h = self.state, self.post.value
+        s, h = self.enemy_start, self.post.value
         if h is None:
             self.panel.value = ""
             return ""
@@ -683,14 +843,17 @@ class DefenderLab:
             f"<b>Post #{n} of {len(self.order)}: {esc(s.board.label(h))}</b> "
             f"({esc(post_status(s.enemy[h]))}). Posts act furthest from their own edge first, "
             'then left to right (CA "Enemy Decisions").',
+            "<i>The position as the enemy phase starts: your spent platoons have recovered "
+            '(CA "Sequence of Play"), so each of your rifle platoons counts 2 points unless an '
+            "earlier post's fire pins it this phase.</i>",
             "<b>Reveal tests</b><ul>"
             + "".join(f"<li>{esc(x)}</li>" for x in reveal_lines(s, h))
             + "</ul>",
         ]
         if rows:
             html.append(
-                "<b>Payoff of each hex of your infantry</b> (platoon points: 2 fresh, 1 spent; "
-                "× chances in 6; × 3 if adjacent)"
+                "<b>Payoff of each hex of your infantry</b> (platoon points: 2 a fresh platoon, "
+                "1 a pinned one; × chances in 6; × 3 if adjacent)"
                 + table_html(["hex", "points", "chances", "adjacent", "payoff"], rows)
                 + "It fires at the best group of up to three touching hexes: "
                 + esc(" or ".join(clusters))
@@ -709,11 +872,9 @@ class DefenderLab:
 
     def play(self) -> list[str]:
         """Let the engine play the enemy phase on a copy, dice from ``seed``; show its log."""
-        from classroom.combined_arms import EndPhase, Options, apply
+        from classroom.combined_arms import EndPhase, apply
 
-        game = start(
-            self.position.value, seed=self.seed.value, options=Options(auto_decisions=True)
-        )
+        game = self.state.copy()
         before, turn = len(game.events), game.turn
         seat = next(iter(game.seats))
         while (
@@ -924,6 +1085,60 @@ class GuidedTurn:
             + "".join(f"<div>{esc(x)}</div>" for x in self.lines)
             + "</div>"
         )
+
+
+def layout_rows(n: int) -> list[list[str]]:
+    """The class server's seat layout for ``n`` players, one row a seat, in words."""
+    from classroom.sessions.roles import layout_for
+
+    return [
+        [
+            s.name,
+            s.title,
+            ", ".join(sorted(s.units)) or "—",
+            ", ".join(sorted(s.powers)) or "—",
+            "yes" if s.is_commander else "",
+        ]
+        for s in layout_for(n).seats
+    ]
+
+
+def in_words(names: Sequence[str]) -> str:
+    """'support', 'D and E', 'A, B and C'; 'no seat' for none."""
+    names = list(names)
+    if not names:
+        return "no seat"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class TeamSize:
+    """Choose how many players the team has; read the seats the class server would hand out,
+    who is in overall command and who calls the mortars (CA p.7)."""
+
+    def __init__(self, players: int = 3) -> None:
+        self.players = W.ToggleButtons(
+            options=[(f"{n} players", n) for n in range(2, 7)],
+            value=players,
+            description="team",
+            style={"button_width": "auto"},
+        )
+        self.out = W.HTML(layout=W.Layout(width="auto"))
+        self.players.observe(lambda _c: self.update(), names="value")
+        self.widget = W.VBox([self.players, self.out])
+        self.update()
+
+    def update(self) -> str:
+        from classroom.sessions.roles import layout_for
+
+        n = self.players.value
+        lay = layout_for(n)
+        self.out.value = (
+            table_html(["seat", "commands", "platoons", "powers", "commander"], layout_rows(n))
+            + f"{CSS}<div class='hx-lesson'>Overall commander (ends phases and the game): "
+            f"<b>{esc(lay.commander().name)}</b>. Mortars called by: "
+            f"<b>{esc(in_words(lay.seats_with('mortars')))}</b>.</div>"
+        )
+        return self.out.value
 
 
 def joint_fire_position(seats):
