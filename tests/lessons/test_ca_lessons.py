@@ -327,3 +327,39 @@ def test_the_team_size_control_shows_the_servers_layouts_in_words():
         for seat in lay.seats:
             assert f"<td>{seat.name}</td>" in t.out.value
         assert "(" not in t.out.value.split("Mortars called by:")[1]  # no tuple repr
+
+
+# --- readable on a projector -----------------------------------------------------------------------
+
+
+def _label_screen_px(view) -> float:
+    """The hex labels' size on screen when the board is shown at its largest."""
+    fonts = []
+    board = view.board
+    texts = board.texts
+
+    def spy(c, items, color="#222", font="10px sans-serif", **kw):
+        items = list(items)
+        if items and items[0][1] == view.state.board.label(items[0][0]):
+            fonts.append(float(font.split("px")[0].split()[-1]))
+        return texts(c, items, color, font, **kw)
+
+    board.texts = spy
+    try:
+        view.paint_terrain(board.layers["terrain"])
+    finally:
+        board.texts = texts
+    shown = str(board.canvas.layout.max_width)
+    scale = min(1.0, float(shown[:-2]) / board.width) if shown.endswith("px") else 1.0
+    return fonts[0] * scale
+
+
+def test_hex_labels_are_at_least_12px_on_every_lesson_board():
+    boards = {
+        "shot builder": ShotBuilder().view,
+        "sample game": SampleGameReplay().view,
+        "defender lab": DefenderLab().view,
+        "guided turn": GuidedTurn(seed=7).view,
+    }
+    for name, view in boards.items():
+        assert _label_screen_px(view) >= 12, name
