@@ -1062,6 +1062,7 @@ class GuidedTurn:
 
     def render(self) -> None:
         s = self.game
+        self.next_button.disabled = self.done >= len(self.steps)  # nothing left to play
         self.view.show(s)
         seats = "".join(
             f"<tr><td><b>{esc(seat.name)}</b></td><td>{esc(seat.title)}</td>"

@@ -469,8 +469,8 @@ class BombingExplorer:
     """Air points or guns against a stack: value, column and the chance of a casualty."""
 
     def __init__(self) -> None:
-        style = {"description_width": "130px"}
-        lay = W.Layout(width="300px")
+        style = {"description_width": "180px"}
+        lay = W.Layout(width="350px")
         self.kind = W.ToggleButtons(
             options=[("air strike", AIR), ("artillery", ARTILLERY)], value=AIR
         )

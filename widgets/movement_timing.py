@@ -270,6 +270,7 @@ class PhaseTimingLab:
             ],
             value=scenario,
             description="scenario",
+            layout=W.Layout(width="400px"),
         )
         self.unit_pick = W.Dropdown(
             description="clicks plan for", style={"description_width": "110px"}

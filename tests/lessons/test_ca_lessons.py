@@ -282,8 +282,10 @@ def test_the_guided_turn_refuses_the_wrong_seats_and_accepts_the_right_ones():
     assert g.game.turn == 2 and g.game.phase == "friendly_move"
     assert {"A1", "D1", "E1"} <= {u.id for u in g.game.on_board()}
     assert "The first turn is over" in g.card.value
+    assert g.next_button.disabled  # after the last step there is no next one
     g.reset()
     assert g.done == 0 and g.game.turn == 1 and not g.lines
+    assert not g.next_button.disabled
 
 
 def test_the_joint_fire_position_lets_d_and_the_armour_fire_together():
