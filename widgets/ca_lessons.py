@@ -189,6 +189,7 @@ class AssaultWhatIf:
         for t in self.toggles.values():
             t.observe(lambda _c: self.update(), names="value")
         self.widget = W.VBox([*self.toggles.values(), self.out])
+        self.widget.add_class("hexclass-assault-what-if")
         self.update()
 
     def _at(self, uid: str) -> str:
@@ -744,6 +745,7 @@ class DefenderLab:
                 self.result,
             ]
         )
+        self.widget.add_class("hexclass-defender-lab")
         self.load()
 
     def load(self, keep_move: bool = False) -> None:
@@ -771,10 +773,10 @@ class DefenderLab:
         units = sorted(u.id for u in s.on_board())
         self._filling = True
         try:
-            self.mover.options = [("none (the position as given)", None)] + [
+            self.mover.options = [("none (the position as given)", "")] + [
                 (f"{u} (now in {s.board.label(s.units[u].hex)})", u) for u in units
             ]
-            self.mover.value = None
+            self.mover.value = ""
             self.dest.options, self.dest.disabled = [], True
         finally:
             self._filling = False
@@ -784,7 +786,7 @@ class DefenderLab:
         s, uid = self.state, self.mover.value
         self._filling = True
         try:
-            if uid is None:
+            if not uid:
                 self.dest.options, self.dest.disabled = [], True
             else:
                 free = [h for h in s.board.hexes if h not in s.enemy]
@@ -1126,6 +1128,7 @@ class TeamSize:
         self.out = W.HTML(layout=W.Layout(width="auto"))
         self.players.observe(lambda _c: self.update(), names="value")
         self.widget = W.VBox([self.players, self.out])
+        self.widget.add_class("hexclass-team-size")
         self.update()
 
     def update(self) -> str:

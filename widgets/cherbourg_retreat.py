@@ -70,6 +70,7 @@ class RetreatLab:
                 W.HBox([self.board.canvas, self.text], layout=W.Layout(flex_flow="row wrap")),
             ]
         )
+        self.widget.add_class("hexclass-retreat-lab")
         self.update()
 
     # --- inputs ---------------------------------------------------------------------------
@@ -176,6 +177,9 @@ class RetreatLab:
         b.stroke_hexes(c, list(self.hexes), "#8a8a7a", 1)
         if not self.sieged:
             b.stroke_hexes(c, self.options, OPTION, 3, shrink=0.86)
+        if self.path:  # under the counters, so it never covers a label
+            route = [CENTRE, *self.path]
+            b.segments(c, list(zip(route, route[1:])), PATH, width=3, dash=(6, 4))
 
     def _paint_units(self, c) -> None:
         b = self.board
@@ -195,8 +199,6 @@ class RetreatLab:
         b = self.board
         if not self.path:
             return
-        route = [CENTRE, *self.path]
-        b.segments(c, list(zip(route, route[1:])), PATH, width=3, dash=(6, 4))
         b.texts(
             c,
             [(h, str(i)) for i, h in enumerate(self.path, 1)],

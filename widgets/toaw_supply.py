@@ -987,6 +987,7 @@ class CutOffUnit:
 # --- what if the enemy cuts the coast road --------------------------------------------------------
 
 TOWN = (14, 1)  # the eastern coastal town (column, row)
+OPEN_ROAD = -1  # the dropdown's "no enemy on the road" (a None value would show blank)
 COAST_ROAD_ROW = 2
 
 
@@ -1005,7 +1006,7 @@ class RoadCutWhatIf:
 
     def __init__(self, column: int = 8) -> None:
         self.cut = W.Dropdown(
-            options=[("nowhere: the road stays open", None)]
+            options=[("nowhere: the road stays open", OPEN_ROAD)]
             + [(f"road hex ({c}, {COAST_ROAD_ROW})", c) for c in range(2, 14)],
             value=column,
             description="enemy unit on",
@@ -1016,12 +1017,13 @@ class RoadCutWhatIf:
         self.cut.observe(lambda _c: self.update(), names="value")
         self.before = road_cut_fields(None)
         self.widget = W.VBox([self.cut, self.out])
+        self.widget.add_class("hexclass-road-cut")
         self.update()
 
     def update(self) -> str:
         col, row = TOWN
         town = offset_to_axial(col, row)
-        self.after = road_cut_fields(self.cut.value)
+        self.after = road_cut_fields(None if self.cut.value == OPEN_ROAD else self.cut.value)
         rows = [
             [
                 f"{rules.value} rules",

@@ -328,7 +328,7 @@ def test_the_road_cut_what_if_is_the_models_answer_for_each_hex():
 
     w = RoadCutWhatIf(column=8)
     for column in (None, 3, 8, 12):
-        w.cut.value = column
+        w.cut.value = -1 if column is None else column
         sit = lesson_situation()
         if column is not None:
             sit = sit.with_enemy(offset_to_axial(column, 2))
