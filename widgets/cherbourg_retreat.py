@@ -106,9 +106,7 @@ class RetreatLab:
         if not firsts:
             return []
         first = westwards(lay, firsts)[0]
-        seconds = [
-            n for n in neighbours(first) if n != CENTRE and f.on_map(n) and n not in f.enemy
-        ]
+        seconds = [n for n in neighbours(first) if n != CENTRE and f.on_map(n) and n not in f.enemy]
         if not seconds:
             return [first]
         zone = f.engagement_zone()
@@ -192,8 +190,9 @@ class RetreatLab:
         if self.friend.value and self.path:
             first = self.path[0]
             b.fill_hexes(c, [first], FRIEND, shrink=0.5)
-            b.texts(c, [(first, "friend")], "#ffffff", f"{b.buffer_px(12)}px sans-serif",
-                    dy=size * 0.55)
+            b.texts(
+                c, [(first, "friend")], "#ffffff", f"{b.buffer_px(12)}px sans-serif", dy=size * 0.55
+            )
 
     def _paint_path(self, c) -> None:
         b = self.board

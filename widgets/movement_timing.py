@@ -228,17 +228,30 @@ def order_for_click(world, unit, target) -> str | None:
 # --- the simulator ------------------------------------------------------------------------------------
 
 
-CHAR_PX = 6.2  # width of one bold 10 px character, near enough for fitting labels
+CHAR_EM = 0.62  # width of one bold character, in ems, near enough for fitting labels
+CHAR_PX = 10 * CHAR_EM  # at the counters' largest font, 10 px
+
+
+def counter_text(name: str, width: float, largest: int = 10) -> tuple[str, int]:
+    """The label and font size (px) for a counter ``width`` pixels wide: the whole name
+    at the largest size down to 8 px that fits, else the initials of a several-word name
+    or the first letters of a one-word name at the largest size."""
+    for px in range(largest, 7, -1):
+        if len(name) * CHAR_EM * px + 4 <= width:
+            return name, px
+    return counter_label(name, width * 10 / largest), largest
 
 
 def counter_label(name: str, width: float = 62.0) -> str:
-    """A label that fits a counter ``width`` pixels wide: the whole name if it fits, else
-    the initials of a several-word name, else its first letters."""
+    """A label that fits a counter ``width`` pixels wide at 10 px: the whole name if it
+    fits, else the initials of a several-word name, else its first letters with a point."""
     room = max(3, int((width - 4) / CHAR_PX))
     if len(name) <= room:
         return name
     words = name.split()
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else name[:room]
+    if len(words) > 1:
+        return "".join(w[0] for w in words).upper()
+    return name[: room - 1] + "." if room >= 4 else name[:room]  # "Inf." for Infantry
 
 
 def stack_boxes(x: float, y: float, n: int, size: float) -> list[tuple[float, float, float, float]]:
@@ -552,8 +565,9 @@ class PhaseTimingLab:
                 c.fill_style = SIDE_COLOURS.get(u.side, "#333")
                 c.fill_rect(left, top, w, ht)
                 c.fill_style = "#ffffff"
-                c.font = f"bold {min(10, int(ht - 2))}px sans-serif"
-                c.fill_text(counter_label(u.name, w), left + w / 2, top + ht / 2)
+                label, px = counter_text(u.name, w, min(10, int(ht - 2)))
+                c.font = f"bold {px}px sans-serif"
+                c.fill_text(label, left + w / 2, top + ht / 2)
 
     def _paint_overlay(self, c) -> None:
         name = self.unit_pick.value

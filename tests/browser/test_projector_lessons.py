@@ -57,8 +57,10 @@ def shoot(page, selector: str, artifacts, name: str) -> None:
     page.screenshot(path=str(artifacts / name))
 
 
-def test_defender_lab_counts_recovered_platoons_and_labels_are_readable(voila, projector, artifacts):
-    from widgets.ca_lessons import DefenderLab
+def test_defender_lab_counts_recovered_platoons_and_labels_are_readable(
+    voila, projector, artifacts
+):
+    from widgets.ca_defender_lab import DefenderLab
 
     page, lab = projector, ".hexclass-defender-lab"
     open_lesson(voila, page, "ca-defenders-mind", f"{lab} canvas")

@@ -6,16 +6,19 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.dice import Dice
-
 from classroom.combined_arms import fire_odds
 from classroom.combined_arms.scenarios import start
+from classroom.dice import Dice
 from widgets.ca_app import solitaire_app
+from widgets.ca_defender_lab import (
+    DEFENDER_POSITIONS,
+    DefenderLab,
+    payoff_rows,
+    reveal_lines,
+)
 from widgets.ca_lessons import (
     DECISIONS,
     FIRST_TURN,
-    DEFENDER_POSITIONS,
-    DefenderLab,
     GuidedTurn,
     LogTable,
     OddsWhatIf,
@@ -24,8 +27,6 @@ from widgets.ca_lessons import (
     ShotBuilder,
     joint_fire_position,
     odds_table,
-    payoff_rows,
-    reveal_lines,
     shot_position,
 )
 

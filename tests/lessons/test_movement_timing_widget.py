@@ -150,11 +150,14 @@ def test_stacked_counters_lie_inside_their_hex_without_overlapping(n):
 
 
 def test_counter_labels_fit_their_counters():
-    from widgets.movement_timing import CHAR_PX, counter_label, stack_boxes
+    from widgets.movement_timing import CHAR_EM, counter_text, stack_boxes
 
     for n in (1, 2, 3):
-        for _left, _top, w, _h in stack_boxes(0, 0, n, 30.0):
+        for _left, _top, w, h in stack_boxes(0, 0, n, 30.0):
+            largest = min(10, int(h - 2))
             for name in ("APC", "Infantry", "AP Infantry", "Elite Infantry", "Tanks"):
-                label = counter_label(name, w)
-                assert len(label) * CHAR_PX + 4 <= w or len(label) <= 3, (name, w, label)
-    assert counter_label("Infantry", 60) == "Infantry"  # whole names when they fit
+                label, px = counter_text(name, w, largest)
+                assert 8 <= px <= largest or px == largest
+                fits = len(label) * CHAR_EM * px + 4 <= w
+                assert fits or len(label) <= 3, (name, w, label, px)
+    assert counter_text("Infantry", stack_boxes(0, 0, 1, 30.0)[0][2])[0] == "Infantry"
