@@ -124,3 +124,40 @@ def test_retreat_lesson_draws_its_map_and_answers_a_click(voila, projector, arti
     text = page.locator(lab).inner_text()
     assert "(0, 0)" not in text and "True" not in text
     shoot(page, lab, artifacts, "projector-cherbourg-retreats.png")
+
+
+WORDS_BROKEN_ACROSS_LINES = """sel => {
+  const root = document.querySelector(sel);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const broken = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const re = /\\S+/g;
+    let m;
+    while ((m = re.exec(node.data)) !== null) {
+      const r = document.createRange();
+      r.setStart(node, m.index);
+      r.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map(b => Math.round(b.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_coachs_words_are_never_split_across_lines(voila, projector, artifacts):
+    from tests.browser.conftest import wait_for_kernel_idle
+
+    page = projector
+    page.goto(voila.url("classroom/pages/solitaire.ipynb?seed=11"), timeout=TIMEOUT)
+    wait_for_widgets(page)
+    page.wait_for_selector(".hexclass-coach", timeout=TIMEOUT)
+    wait_for_kernel_idle(page)
+    page.locator(".hexclass-coach button", has_text="Suggest").first.click()
+    page.wait_for_function(
+        "() => { const c = document.querySelector('.hexclass-coach');"
+        " return !!c && c.querySelector('ol li') !== null; }",
+        timeout=TIMEOUT,
+    )
+    assert page.evaluate(WORDS_BROKEN_ACROSS_LINES, ".hexclass-coach") == []
+    shoot(page, ".hexclass-coach", artifacts, "projector-solitaire-coach.png")
