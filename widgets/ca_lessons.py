@@ -114,12 +114,9 @@ class OddsWhatIf:
         self.base, self.firers, self.mover = state, list(firers), mover
         self.target = state.board.hex_at(target)
         here = state.board.label(state.units[mover].hex)
+        # every hex of the board: out of range or out of sight, the engine says so
         labels = sorted(
-            (
-                state.board.label(h)
-                for h in state.board.hexes
-                if hg.distance(h, self.target) <= MAX_RANGE
-            ),
+            (state.board.label(h) for h in state.board.hexes),
             key=lambda x: (int(x[:-1]), x[-1]),
         )
         self.where = W.Dropdown(

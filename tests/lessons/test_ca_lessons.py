@@ -366,3 +366,15 @@ def test_hex_labels_are_at_least_12px_on_every_lesson_board():
     }
     for name, view in boards.items():
         assert _label_screen_px(view) >= 12, name
+
+
+def test_the_what_if_offers_every_hex_and_the_engine_refuses_the_far_ones():
+    from classroom.combined_arms.lines import MAX_RANGE
+
+    g = start("figure6-fire-combat")
+    w = OddsWhatIf(g, target="5d", firers=["F2", "A2"], mover="A2")
+    assert len(w.where.options) == len(g.board.hexes)  # no range worked out here
+    target = g.board.hex_at("5d")
+    far = next(g.board.label(h) for h in g.board.hexes if g.board.dist[h][target] > MAX_RANGE)
+    w.where.value = far
+    assert "The engine refuses this shot" in w.out.value
