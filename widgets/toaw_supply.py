@@ -708,7 +708,13 @@ def unit_figure(reports, title: str, desertion_below: float | None = None) -> Fi
     fig = Figure(figsize=(6.4, 3.2), dpi=90)
     ax = fig.subplots()
     turns = [r.turn for r in reports]
-    ax.plot(turns, [r.supply for r in reports], marker="o", color="#e3a21a", label="unit supply %")
+    ax.plot(
+        turns,
+        [r.supply for r in reports],
+        marker="o",
+        color="#e3a21a",
+        label="unit supply % at turn end",
+    )
     ax.plot(
         turns,
         [r.readiness for r in reports],
@@ -727,7 +733,7 @@ def unit_figure(reports, title: str, desertion_below: float | None = None) -> Fi
         ax.text(
             turns[0],
             desertion_below + 2,
-            f"desertion below {desertion_below:g}%",
+            f"desertion below {desertion_below:g}% (supply at bookkeeping)",
             color="#d62728",
             fontsize=8,
         )
