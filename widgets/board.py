@@ -175,6 +175,16 @@ class HexBoard:
         c.stroke_line_segments(pts)
         c.set_line_dash([])
 
+    def buffer_px(self, screen_px: float) -> int:
+        """Canvas pixels that show as at least ``screen_px`` pixels on screen when the board
+        is drawn at its largest: its ``max_width`` when that is in pixels and narrower than
+        the buffer (text on a shrunken canvas shrinks with it)."""
+        shown = str(self.canvas.layout.max_width or "")
+        scale = 1.0
+        if shown.endswith("px"):
+            scale = min(1.0, float(shown[:-2]) / self.width)
+        return int(np.ceil(screen_px / scale))
+
     def texts(
         self,
         c: Canvas,

@@ -102,6 +102,9 @@ class Highlights:
     refused_targets: set[Hex] = field(default_factory=set)  # the engine refuses it (dimmed)
 
 
+LABEL_PX = 12  # hex labels on screen, readable on a projector at 1366x768
+
+
 class CABoardView:
     """Draws a Combined Arms state on a HexBoard with three layers."""
 
@@ -149,8 +152,8 @@ class CABoardView:
             c,
             ((h, s.board.label(h)) for h in hexes),
             pal["label"],
-            f"{int(b.layout.size * 0.27)}px sans-serif",
-            dy=-b.layout.size * 0.68,
+            f"{max(int(b.layout.size * 0.27), b.buffer_px(LABEL_PX))}px sans-serif",
+            dy=-b.layout.size * 0.6,
         )
 
     def _terrain_marks(self, c, hexes, terrain) -> None:

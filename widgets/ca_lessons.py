@@ -114,12 +114,9 @@ class OddsWhatIf:
         self.base, self.firers, self.mover = state, list(firers), mover
         self.target = state.board.hex_at(target)
         here = state.board.label(state.units[mover].hex)
+        # every hex of the board: out of range or out of sight, the engine says so
         labels = sorted(
-            (
-                state.board.label(h)
-                for h in state.board.hexes
-                if hg.distance(h, self.target) <= MAX_RANGE
-            ),
+            (state.board.label(h) for h in state.board.hexes),
             key=lambda x: (int(x[:-1]), x[-1]),
         )
         self.where = W.Dropdown(
@@ -160,6 +157,58 @@ class LogTable:
         rows = df[["turn", "phase", "kind", "text"]].values.tolist()
         self.out.value = table_html(["turn", "phase", "kind", "what happened"], rows)
         return len(rows)
+
+
+# --- what if the assault had waited (turn 4 of the sample game) ---------------------------------
+
+HELD_BACK = {"A1": "2e", "E1": "2b", "E2": "2b"}  # where the assault force stood before it moved
+
+
+class AssaultWhatIf:
+    """Turn 4 of the sample game: leave each platoon of the assault force next to the wood
+    or hold it back, and read the engine's odds for the covering fire again."""
+
+    def __init__(self, scenario: str = "sample-turn04-covering-fire", target: str = "4d") -> None:
+        self.base = start(scenario)
+        self.target = self.base.board.hex_at(target)
+        self.firers = ["M2", "A3"]
+        self.toggles = {
+            uid: W.ToggleButtons(
+                options=[
+                    (f"next to the wood ({self._at(uid)})", False),
+                    (f"held back ({back})", True),
+                ],
+                value=False,
+                description=uid,
+                style={"button_width": "auto"},
+            )
+            for uid, back in HELD_BACK.items()
+        }
+        self.out = W.HTML(layout=W.Layout(width="auto"))
+        for t in self.toggles.values():
+            t.observe(lambda _c: self.update(), names="value")
+        self.widget = W.VBox([*self.toggles.values(), self.out])
+        self.widget.add_class("hexclass-assault-what-if")
+        self.update()
+
+    def _at(self, uid: str) -> str:
+        return self.base.board.label(self.base.units[uid].hex)
+
+    def update(self):
+        back = {uid: HELD_BACK[uid] for uid, t in self.toggles.items() if t.value}
+        self.state = moved(self.base, back) if back else self.base
+        adjacent = [u.id for u in self.state.on_board() if hg.distance(u.hex, self.target) == 1]
+        who = ", ".join(sorted(adjacent)) or "none of your platoons"
+        self.odds = (
+            None
+            if fire_refusal(self.state, self.target, self.firers)
+            else fire_odds(self.state, self.target, self.firers)
+        )
+        self.out.value = (
+            f"{CSS}<div class='hx-lesson'>Next to the wood: <b>{esc(who)}</b>.</div>"
+            + odds_table(self.state, self.target, self.firers)
+        )
+        return self.odds
 
 
 # --- the shot builder -----------------------------------------------------------------------------
@@ -505,246 +554,6 @@ class SampleGameReplay:
         )
 
 
-# --- the defender's mind -------------------------------------------------------------------------------
-
-DEFENDER_POSITIONS = {
-    "Figure 7: mortars and revealing": "figure7-mortars-and-revealing",
-    "Figure 6: fire combat": "figure6-fire-combat",
-    "Sample game, turn 11: the fire lane": "sample-turn11-fire-lane",
-    "Sample game, turn 15: tanks at risk": "sample-turn15-tanks-at-risk",
-}
-ENEMY_EVENT_KINDS = ("roll", "ai", "enemy", "losses", "break")
-
-
-def post_status(post) -> str:
-    parts = [f"platoon {post.platoon or 'gone'}"]
-    if post.atg is not None:
-        parts.append(f"ATGs {post.atg}")
-    parts.append("fresh" if post.fresh else "spent")
-    return ", ".join(parts)
-
-
-def reveal_lines(state, h) -> list[str]:
-    """The reveal tests an activation would make here, with the engine's numbers."""
-    from classroom.combined_arms import enemy
-    from classroom.combined_arms.odds import reveal_odds
-
-    post = state.enemy[h]
-    odds = reveal_odds(state, h)
-    if not odds:
-        return ["Nothing left to reveal: the counters here are already real."]
-    out = []
-    adjacent = enemy.adjacent_to_friends(state, h)
-    if "platoon" in odds:
-        o = odds["platoon"]
-        best = enemy.best_payoff(state, h)
-        why = (
-            "your platoons are adjacent"
-            if adjacent
-            else f"best payoff {best} (the test comes at {enemy.PAYOFF_REVEAL} or more)"
-            if post.fresh
-            else "it is spent, so it only recovers"
-        )
-        tests = adjacent or (post.fresh and best >= enemy.PAYOFF_REVEAL)
-        mods = "; ".join(str(m) for m in o.modifiers) or "no modifiers"
-        out.append(
-            f"Platoon: {'tested' if tests else 'not tested'} on activation ({why}); real with "
-            f"{pct(o.probability)} ({o.probability}), needing {o.need}+ ({mods})."
-        )
-    if "atg" in odds:
-        o = odds["atg"]
-        c = enemy.best_armour_chance(state, h, with_atg=True)
-        tests = adjacent or (post.fresh and c >= enemy.ATG_CHANCES_REVEAL)
-        why = (
-            "your platoons are adjacent"
-            if adjacent
-            else f"real ATGs would have {c} in 6 against your best-placed armour "
-            f"(the test comes at {enemy.ATG_CHANCES_REVEAL} or more)"
-        )
-        mods = "; ".join(str(m) for m in o.modifiers) or "no modifiers"
-        out.append(
-            f"ATGs: {'tested' if tests else 'not tested'} on activation ({why}); real with "
-            f"{pct(o.probability)} ({o.probability}) ({mods})."
-        )
-    return out
-
-
-def payoff_rows(state, h) -> tuple[list[list], list[str]]:
-    """The engine's payoff for every hex of your infantry the post can hit, and the best
-    clusters (CA "Enemy Decisions")."""
-    from classroom.combined_arms import enemy
-
-    best, winners, pay = enemy.best_clusters(state, h)
-    rows = [
-        [
-            state.board.label(x),
-            p.platoon_points,
-            f"{p.chances} in 6",
-            "×3 (adjacent)" if p.adjacent else "×1",
-            p.payoff,
-        ]
-        for x, p in sorted(pay.items(), key=lambda kv: -kv[1].payoff)
-    ]
-    clusters = [", ".join(state.board.label(x) for x in cl) + f" (total {best})" for cl in winners]
-    return rows, clusters
-
-
-class DefenderLab:
-    """A live position seen from the defender's side: who activates in what order, what
-    each post would test, which hexes it would fire at, and the mortars; then the engine
-    plays the enemy phase on a copy and shows its logged reasons."""
-
-    def __init__(self, hex_size: float = 30.0) -> None:
-        self.position = W.Dropdown(options=list(DEFENDER_POSITIONS.items()), description="position")
-        self.post = W.Dropdown(description="enemy post", options=[])
-        self.seed = W.IntText(value=1, description="dice seed", layout=W.Layout(width="170px"))
-        self.play_button = W.Button(
-            description="Play the enemy phase",
-            button_style="primary",
-            layout=W.Layout(width="auto"),
-        )
-        self.view = CABoardView(hex_size=hex_size)
-        self.view.board.canvas.layout.max_width = "560px"
-        self.panel = W.HTML(layout=W.Layout(width="auto"))
-        self.result = W.HTML()
-        self.position.observe(lambda _c: self.load(), names="value")
-        self.post.observe(lambda _c: self.show_post(), names="value")
-        self.play_button.on_click(lambda _b: self.play())
-        self.view.board.on_click(lambda h, x, y: self.click(h))
-        controls = W.HBox(
-            [self.position, self.post, self.seed, self.play_button],
-            layout=W.Layout(flex_flow="row wrap"),
-        )
-        self.widget = W.VBox(
-            [
-                controls,
-                W.HBox([self.view.widget, self.panel], layout=W.Layout(flex_flow="row wrap")),
-                self.result,
-            ]
-        )
-        self.load()
-
-    def load(self) -> None:
-        from classroom.combined_arms import Options, enemy
-
-        self.state = start(
-            self.position.value, seed=self.seed.value, options=Options(auto_decisions=True)
-        )
-        self.order = enemy.activation_order(self.state)
-        self.result.value = ""
-        labels = [(f"{i}. {self.state.board.label(h)}", h) for i, h in enumerate(self.order, 1)]
-        self.post.options = labels
-        self.post.value = self.order[0] if self.order else None
-        self.show_post()
-
-    def click(self, h) -> None:
-        if h in self.order:
-            self.post.value = h
-
-    def show_post(self) -> str:
-        from classroom.combined_arms.mortars import enemy_mortar_need, enemy_mortar_targets
-
-        s, h = self.state, self.post.value
-        if h is None:
-            self.panel.value = ""
-            return ""
-        rows, clusters = payoff_rows(s, h)
-        self.view.hl = type(self.view.hl)()
-        self.view.hl.selected_hex = h
-        self.view.hl.note_hexes = {
-            **{x: f"#{i}" for i, x in enumerate(self.order, 1)},
-            **{s.board.hex_at(r[0]): str(r[4]) for r in rows},
-        }
-        self.view.show(s)
-        n = self.order.index(h) + 1
-        armour = []
-        for u in s.on_board():
-            if u.is_armour:
-                o = enemy_fire_on_armour(s, h, u.id)
-                if o.probability:
-                    armour.append(f"{u.id} {pct(o.probability)}")
-        need = enemy_mortar_need(s)
-        targets = enemy_mortar_targets(s)
-        mortar = (
-            f"Enemy mortars come if a die shows {need}+ (6 once you have lost more platoons than "
-            f"the enemy: you {len(s.broken_friendly())}, the enemy {s.enemy_platoons_broken}). "
-            + (
-                "Spotted hexes: "
-                + "; ".join(
-                    f"{s.board.label(t.hex)} ({t.infantry} platoons, {t.infantry_adjacent} next to it, "
-                    f"spotted from {s.board.label(t.spotter)})"
-                    for t in targets
-                )
-                if targets
-                else "No hex of your infantry is spotted, so they would have no target."
-            )
-        )
-        html = [
-            f"<b>Post #{n} of {len(self.order)}: {esc(s.board.label(h))}</b> "
-            f"({esc(post_status(s.enemy[h]))}). Posts act furthest from their own edge first, "
-            'then left to right (CA "Enemy Decisions").',
-            "<b>Reveal tests</b><ul>"
-            + "".join(f"<li>{esc(x)}</li>" for x in reveal_lines(s, h))
-            + "</ul>",
-        ]
-        if rows:
-            html.append(
-                "<b>Payoff of each hex of your infantry</b> (platoon points: 2 fresh, 1 spent; "
-                "× chances in 6; × 3 if adjacent)"
-                + table_html(["hex", "points", "chances", "adjacent", "payoff"], rows)
-                + "It fires at the best group of up to three touching hexes: "
-                + esc(" or ".join(clusters))
-                + "."
-            )
-        else:
-            html.append("No hex of your infantry is in its line of fire.")
-        html.append(
-            "<b>Against armour</b>: "
-            + (esc(", ".join(armour)) if armour else "no armour platoon it could break")
-            + " (if real and fresh it fires at the best chance first)."
-        )
-        html.append(f"<b>Mortars</b>: {esc(mortar)}")
-        self.panel.value = CSS + "<div class='hx-lesson'>" + "<br>".join(html) + "</div>"
-        return self.panel.value
-
-    def play(self) -> list[str]:
-        """Let the engine play the enemy phase on a copy, dice from ``seed``; show its log."""
-        from classroom.combined_arms import EndPhase, Options, apply
-
-        game = start(
-            self.position.value, seed=self.seed.value, options=Options(auto_decisions=True)
-        )
-        before, turn = len(game.events), game.turn
-        seat = next(iter(game.seats))
-        while (
-            game.turn == turn and not game.over and game.phase in ("friendly_move", "friendly_fire")
-        ):
-            apply(game, EndPhase(seat))
-        events = [
-            e for e in game.events[before:] if e.kind in ENEMY_EVENT_KINDS and e.phase == "enemy"
-        ]
-        self.after = game
-        shots = [
-            (e.data["hex"], e.data["target"], "miss" not in e.text)
-            for e in events
-            if e.kind == "roll"
-            and "hex" in e.data
-            and "target" in e.data
-            and e.data["target"] in game.board.hex_set
-        ]
-        self.view.hl = type(self.view.hl)()
-        self.view.hl.shots = shots
-        self.view.show(game)
-        lines = [e.text for e in events]
-        self.result.value = (
-            f"{CSS}<div class='hx-lesson'><b>The engine's enemy phase (dice seed {self.seed.value})"
-            "</b><ol>" + "".join(f"<li>{esc(x)}</li>" for x in lines) + "</ol>"
-            "Change the dice seed and play again: the choices stay the same until a roll changes "
-            "the position.</div>"
-        )
-        return lines
-
-
 # --- playing as a team -------------------------------------------------------------------------------
 
 
@@ -901,6 +710,7 @@ class GuidedTurn:
 
     def render(self) -> None:
         s = self.game
+        self.next_button.disabled = self.done >= len(self.steps)  # nothing left to play
         self.view.show(s)
         seats = "".join(
             f"<tr><td><b>{esc(seat.name)}</b></td><td>{esc(seat.title)}</td>"
@@ -924,6 +734,61 @@ class GuidedTurn:
             + "".join(f"<div>{esc(x)}</div>" for x in self.lines)
             + "</div>"
         )
+
+
+def layout_rows(n: int) -> list[list[str]]:
+    """The class server's seat layout for ``n`` players, one row a seat, in words."""
+    from classroom.sessions.roles import layout_for
+
+    return [
+        [
+            s.name,
+            s.title,
+            ", ".join(sorted(s.units)) or "—",
+            ", ".join(sorted(s.powers)) or "—",
+            "yes" if s.is_commander else "",
+        ]
+        for s in layout_for(n).seats
+    ]
+
+
+def in_words(names: Sequence[str]) -> str:
+    """'support', 'D and E', 'A, B and C'; 'no seat' for none."""
+    names = list(names)
+    if not names:
+        return "no seat"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class TeamSize:
+    """Choose how many players the team has; read the seats the class server would hand out,
+    who is in overall command and who calls the mortars (CA p.7)."""
+
+    def __init__(self, players: int = 3) -> None:
+        self.players = W.ToggleButtons(
+            options=[(f"{n} players", n) for n in range(2, 7)],
+            value=players,
+            description="team",
+            style={"button_width": "auto"},
+        )
+        self.out = W.HTML(layout=W.Layout(width="auto"))
+        self.players.observe(lambda _c: self.update(), names="value")
+        self.widget = W.VBox([self.players, self.out])
+        self.widget.add_class("hexclass-team-size")
+        self.update()
+
+    def update(self) -> str:
+        from classroom.sessions.roles import layout_for
+
+        n = self.players.value
+        lay = layout_for(n)
+        self.out.value = (
+            table_html(["seat", "commands", "platoons", "powers", "commander"], layout_rows(n))
+            + f"{CSS}<div class='hx-lesson'>Overall commander (ends phases and the game): "
+            f"<b>{esc(lay.commander().name)}</b>. Mortars called by: "
+            f"<b>{esc(in_words(lay.seats_with('mortars')))}</b>.</div>"
+        )
+        return self.out.value
 
 
 def joint_fire_position(seats):

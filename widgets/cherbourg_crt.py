@@ -164,7 +164,9 @@ def explorer_combat(
         reg = div = ""
         inf_index = i - (1 if armour else 0)
         if kind is UnitType.INFANTRY and inf_index < regs:
-            reg, div = f"regiment {inf_index + 1}", "4th DI" if division else f"div {inf_index}"
+            # the model says "regiment 8 attacks complete": numbers only (4th DI's 8th, 12th, 22nd)
+            reg = ("8", "12", "22", "359")[inf_index % 4] if inf_index < 4 else str(inf_index)
+            div = "4th DI" if division else f"division {inf_index + 1}"
             complete = inf_index < attack_regiments
             oob[reg] = frozenset({name}) if complete else frozenset({name, f"{name} (absent)"})
         attackers.append(Unit(name, kind, share, 1, 6, regiment=reg, division=div))
@@ -175,10 +177,10 @@ def explorer_combat(
         defence,
         6,
         side="DE",
-        regiment="def RI" if defence_regiment else "",
+        regiment="919" if defence_regiment else "",
     )
     if defence_regiment:
-        oob["def RI"] = frozenset({"defender"})
+        oob["919"] = frozenset({"defender"})
     return Combat(tuple(attackers), (defender,), tuple(terrain), surrounded, order_of_battle=oob)
 
 
@@ -469,8 +471,8 @@ class BombingExplorer:
     """Air points or guns against a stack: value, column and the chance of a casualty."""
 
     def __init__(self) -> None:
-        style = {"description_width": "130px"}
-        lay = W.Layout(width="300px")
+        style = {"description_width": "180px"}
+        lay = W.Layout(width="350px")
         self.kind = W.ToggleButtons(
             options=[("air strike", AIR), ("artillery", ARTILLERY)], value=AIR
         )

@@ -89,7 +89,10 @@ def render_suggestion(s) -> str:
     esc = html.escape
     items = "".join(f"<li><b>{esc(o.text)}</b>: {esc(o.why)}</li>" for o in s.orders)
     waits = "".join(f"<li>{esc(w)}</li>" for w in s.waits)
-    out = f"<div class='hx-coach'><p>{esc(s.headline)}</p>"
+    out = (
+        "<div class='hx-coach' style='overflow-wrap:break-word; word-break:normal; line-height:1.4; "
+        f"hyphens:manual; min-width:16em'><p>{esc(s.headline)}</p>"
+    )
     if items:
         out += f"<ol>{items}</ol>"
     if waits:

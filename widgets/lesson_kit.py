@@ -39,7 +39,8 @@ table.hx-table td, table.hx-table th {border-bottom: 1px solid #ddd; padding: 3p
 table.hx-table th {background: #f2f2f2}
 .hx-glossary dl {margin: 0} .hx-glossary dt {margin-top: 4px} .hx-glossary dd {margin-left: 18px}
 pre.hx-worked, .jp-OutputArea-output pre, .output_area pre {white-space: pre-wrap;
-  overflow-wrap: anywhere; max-width: 100%}
+  overflow-wrap: break-word; word-break: normal; max-width: 100%}
+.hx-coach, .hx-lesson {overflow-wrap: break-word; word-break: normal; hyphens: manual}
 pre.hx-worked {background: #f6f6f3; border-left: 4px solid #999; padding: 6px 10px;
   font-size: 12.5px}
 </style>

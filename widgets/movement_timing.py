@@ -228,10 +228,45 @@ def order_for_click(world, unit, target) -> str | None:
 # --- the simulator ------------------------------------------------------------------------------------
 
 
-def counter_label(name: str) -> str:
-    """A label that fits a counter: initials of a several-word name, else its first letters."""
+CHAR_EM = 0.62  # width of one bold character, in ems, near enough for fitting labels
+CHAR_PX = 10 * CHAR_EM  # at the counters' largest font, 10 px
+
+
+def counter_text(name: str, width: float, largest: int = 10) -> tuple[str, int]:
+    """The label and font size (px) for a counter ``width`` pixels wide: the whole name
+    at the largest size down to 8 px that fits, else the initials of a several-word name
+    or the first letters of a one-word name at the largest size."""
+    for px in range(largest, 7, -1):
+        if len(name) * CHAR_EM * px + 4 <= width:
+            return name, px
+    return counter_label(name, width * 10 / largest), largest
+
+
+def counter_label(name: str, width: float = 62.0) -> str:
+    """A label that fits a counter ``width`` pixels wide at 10 px: the whole name if it
+    fits, else the initials of a several-word name, else its first letters with a point."""
+    room = max(3, int((width - 4) / CHAR_PX))
+    if len(name) <= room:
+        return name
     words = name.split()
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else name[:6]
+    if len(words) > 1:
+        return "".join(w[0] for w in words).upper()
+    return name[: room - 1] + "." if room >= 4 else name[:room]  # "Inf." for Infantry
+
+
+def stack_boxes(x: float, y: float, n: int, size: float) -> list[tuple[float, float, float, float]]:
+    """(left, top, width, height) of ``n`` counters stacked one above another inside the
+    flat-topped hex of ``size`` centred on (x, y): each wholly inside the hex, none
+    overlapping, so no counter of a stack hides another."""
+    usable = size * 3**0.5 * 0.86  # the hex's height, less a margin
+    h = min(size * 0.62, usable / n - 2)
+    boxes = []
+    for i in range(n):
+        cy = y + (i - (n - 1) / 2) * (h + 2)
+        outer = abs(cy - y) + h / 2  # the row's edge furthest from the centre line
+        w = min(size * 1.7, 2 * size - 2 * outer / 3**0.5 - 4)
+        boxes.append((x - w / 2, cy - h / 2, w, h))
+    return boxes
 
 
 class PhaseTimingLab:
@@ -248,6 +283,7 @@ class PhaseTimingLab:
             ],
             value=scenario,
             description="scenario",
+            layout=W.Layout(width="400px"),
         )
         self.unit_pick = W.Dropdown(
             description="clicks plan for", style={"description_width": "110px"}
@@ -521,17 +557,17 @@ class PhaseTimingLab:
             h = t.position(u.name, p)
             if h is not None:
                 stacks.setdefault(h, []).append(u)
+        c.text_align = "center"
+        c.text_baseline = "middle"
         for h, us in stacks.items():
             x, y = b.centre(h)
-            for i, u in enumerate(us):
-                dx = (i - (len(us) - 1) / 2) * self.hex_size * 0.62
+            for u, (left, top, w, ht) in zip(us, stack_boxes(x, y, len(us), self.hex_size)):
                 c.fill_style = SIDE_COLOURS.get(u.side, "#333")
-                c.fill_rect(x + dx - 15, y - 9, 30, 18)
+                c.fill_rect(left, top, w, ht)
                 c.fill_style = "#ffffff"
-                c.font = "bold 9px sans-serif"
-                c.text_align = "center"
-                c.text_baseline = "middle"
-                c.fill_text(counter_label(u.name), x + dx, y)
+                label, px = counter_text(u.name, w, min(10, int(ht - 2)))
+                c.font = f"bold {px}px sans-serif"
+                c.fill_text(label, left + w / 2, top + ht / 2)
 
     def _paint_overlay(self, c) -> None:
         name = self.unit_pick.value

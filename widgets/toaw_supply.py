@@ -708,7 +708,13 @@ def unit_figure(reports, title: str, desertion_below: float | None = None) -> Fi
     fig = Figure(figsize=(6.4, 3.2), dpi=90)
     ax = fig.subplots()
     turns = [r.turn for r in reports]
-    ax.plot(turns, [r.supply for r in reports], marker="o", color="#e3a21a", label="unit supply %")
+    ax.plot(
+        turns,
+        [r.supply for r in reports],
+        marker="o",
+        color="#e3a21a",
+        label="unit supply % at turn end",
+    )
     ax.plot(
         turns,
         [r.readiness for r in reports],
@@ -727,7 +733,7 @@ def unit_figure(reports, title: str, desertion_below: float | None = None) -> Fi
         ax.text(
             turns[0],
             desertion_below + 2,
-            f"desertion below {desertion_below:g}%",
+            f"desertion below {desertion_below:g}% (supply at bookkeeping)",
             color="#d62728",
             fontsize=8,
         )
@@ -956,6 +962,7 @@ class CutOffUnit:
         rows = [
             (
                 r.turn,
+                f"{r.tested_supply:.0f}",
                 f"{r.supply:.0f}",
                 f"{r.readiness:.0f}",
                 r.deserted,
@@ -969,7 +976,8 @@ class CutOffUnit:
         self.table.value = table_html(
             [
                 "turn",
-                "supply",
+                "supply at bookkeeping (desertion tested on it)",
+                "supply at turn end (after activity)",
                 "readiness",
                 "deserted",
                 "equipment",
@@ -980,3 +988,63 @@ class CutOffUnit:
             rows,
         )
         return True
+
+
+# --- what if the enemy cuts the coast road --------------------------------------------------------
+
+TOWN = (14, 1)  # the eastern coastal town (column, row)
+OPEN_ROAD = -1  # the dropdown's "no enemy on the road" (a None value would show blank)
+COAST_ROAD_ROW = 2
+
+
+def road_cut_fields(column: int | None):
+    """Old- and new-rules fields of the lesson map, with an enemy unit on the coast road at
+    ``column`` (None: the road is open), as :func:`classroom.toaw.both_rules` gives them."""
+    situation = lesson_situation()
+    if column is not None:
+        situation = situation.with_enemy(offset_to_axial(column, COAST_ROAD_ROW))
+    return both_rules(lesson_map(), situation, LESSON_SETTINGS)
+
+
+class RoadCutWhatIf:
+    """Drop an enemy unit on the coast road and read the eastern town's supply under both
+    rules, before and after, with the model's explanation (TOAW 9.1.7.2, 9.1.7.3)."""
+
+    def __init__(self, column: int = 8) -> None:
+        self.cut = W.Dropdown(
+            options=[("nowhere: the road stays open", OPEN_ROAD)]
+            + [(f"road hex ({c}, {COAST_ROAD_ROW})", c) for c in range(2, 14)],
+            value=column,
+            description="enemy unit on",
+            style={"description_width": "initial"},
+            layout=W.Layout(width="360px"),
+        )
+        self.out = W.HTML(layout=W.Layout(width="auto"))
+        self.cut.observe(lambda _c: self.update(), names="value")
+        self.before = road_cut_fields(None)
+        self.widget = W.VBox([self.cut, self.out])
+        self.widget.add_class("hexclass-road-cut")
+        self.update()
+
+    def update(self) -> str:
+        col, row = TOWN
+        town = offset_to_axial(col, row)
+        self.after = road_cut_fields(None if self.cut.value == OPEN_ROAD else self.cut.value)
+        rows = [
+            [
+                f"{rules.value} rules",
+                int(b.shown_level[row, col]),
+                int(a.shown_level[row, col]),
+                a.status_at(town).value,
+            ]
+            for rules, b, a in zip((Rules.OLD, Rules.NEW), self.before, self.after, strict=True)
+        ]
+        table = table_html(
+            ["rules", "town shows, road open", "town shows, with the cut", "town's state"], rows
+        )
+        why = self.after[1].explain(town).text()
+        self.out.value = (
+            f"{CSS}{table}<div class='hx-lesson'><b>Why, under the new rules:</b></div>"
+            f"<pre class='hx-worked'>{esc(why)}</pre>"
+        )
+        return self.out.value

@@ -193,6 +193,8 @@ class TurnReport:
     supply: float
     readiness: float
     equipment: int
+    tested_supply: float = 0.0  # the supply desertion is tested on: after bookkeeping,
+    # before this turn's activity consumes any (TOAW 9.1.7, 9.1.7.1)
 
 
 # --- single rules -----------------------------------------------------------------------------
@@ -352,6 +354,7 @@ def step_turn(
         supply = max(MIN_UNIT_SUPPLY, supply - loss)
     amount = 0.0 if first else resupply_amount(b, state.moved_last_turn)
     supply = resupplied(supply, amount)
+    tested = supply
     chance = (
         desertion_chance(supply, state.proficiency, b.turn_days)
         if suffers_desertion(b.status)
@@ -396,6 +399,7 @@ def step_turn(
         supply=supply,
         readiness=readiness,
         equipment=new.equipment,
+        tested_supply=tested,
     )
     return new, report
 

@@ -8,11 +8,17 @@ import pytest
 
 from classroom.combined_arms import fire_odds
 from classroom.combined_arms.scenarios import start
+from classroom.dice import Dice
 from widgets.ca_app import solitaire_app
+from widgets.ca_defender_lab import (
+    DEFENDER_POSITIONS,
+    DefenderLab,
+    payoff_rows,
+    reveal_lines,
+)
 from widgets.ca_lessons import (
     DECISIONS,
     FIRST_TURN,
-    DefenderLab,
     GuidedTurn,
     LogTable,
     OddsWhatIf,
@@ -21,7 +27,6 @@ from widgets.ca_lessons import (
     ShotBuilder,
     joint_fire_position,
     odds_table,
-    reveal_lines,
     shot_position,
 )
 
@@ -157,11 +162,89 @@ def test_the_defender_lab_shows_the_engines_payoffs_and_cluster():
     lab = DefenderLab()
     lab.position.value = "figure6-fire-combat"
     h = lab.order[0]
-    best, winners, pay = enemy.best_clusters(lab.state, h)
+    best, winners, pay = enemy.best_clusters(lab.enemy_start, h)
     for x, p in pay.items():
         assert f"<td>{lab.state.board.label(x)}</td>" in lab.panel.value
         assert lab.view.hl.note_hexes[x] == str(p.payoff)  # the payoff drawn on the hex
     assert f"(total {best})" in lab.panel.value
+
+
+def _engaged(game, start_at):
+    """{post label: (total payoff, {hex: payoff})} from the engine's enemy-phase events,
+    for the posts that chose a target before any of your platoons was pinned or broken
+    (a pinned platoon counts 1 for the posts after it)."""
+    out = {}
+    for e in game.events[start_at:]:
+        if e.phase != "enemy":
+            continue
+        if e.kind == "ai" and "payoffs" in e.data:
+            out[game.board.label(e.data["hex"])] = (e.data["payoff"], e.data["payoffs"])
+        hit = e.data.get("purpose") == "enemy fire on infantry" and "miss" not in e.text
+        if hit or e.kind in ("break", "losses"):
+            break
+    return out
+
+
+def _lab_payoffs(lab):
+    out = {}
+    for h in lab.order:
+        rows, clusters = payoff_rows(lab.enemy_start, h)
+        if rows:
+            total = int(clusters[0].rsplit("total ", 1)[1].rstrip(")"))
+            out[lab.state.board.label(h)] = (total, {r[0]: r[4] for r in rows})
+    return out
+
+
+def _play_enemy_phase(lab, dice=None):
+    from classroom.combined_arms import EndPhase, Options, apply
+
+    game = start(lab.position.value, seed=lab.seed.value, options=Options(auto_decisions=True))
+    if dice is not None:
+        game.dice = dice
+    before = len(game.events)
+    while game.phase in ("friendly_move", "friendly_fire"):
+        apply(game, EndPhase(next(iter(game.seats))))
+    return game, before
+
+
+class _Ones(Dice):
+    """Every roll a 1: reveal tests fail and enemy fire misses, so no post changes the
+    position for the next one and every real post's choice can be compared."""
+
+    def below(self, n: int) -> int:
+        self.rolled += 1
+        return 0
+
+
+@pytest.mark.parametrize("position", sorted(DEFENDER_POSITIONS.values()))
+def test_the_defender_lab_totals_are_the_engines_enemy_phase_payoffs(position):
+    lab = DefenderLab()
+    lab.position.value = position
+    compared = 0
+    for seed in range(6):
+        lab.seed.value = seed
+        shown = _lab_payoffs(lab)
+        game, before = _play_enemy_phase(lab)
+        for post, (total, pay) in _engaged(game, before).items():
+            assert shown[post] == (total, pay), (position, seed, post)
+            compared += 1
+    game, before = _play_enemy_phase(lab, _Ones(0))
+    for post, (total, pay) in _engaged(game, before).items():
+        assert shown[post] == (total, pay), (position, "ones", post)
+        compared += 1
+    assert compared  # the engine fired at least once: the comparison was made
+
+
+def test_figure6_counts_the_recovered_platoons_as_fresh():
+    """CA "Sequence of Play": recovery comes before the enemy phase, so F1 (spent in the
+    figure) counts 2 points when the crest post weighs it."""
+    lab = DefenderLab()
+    lab.position.value = "figure6-fire-combat"
+    rows, clusters = payoff_rows(lab.enemy_start, lab.enemy_start.board.hex_at("5d"))
+    assert {r[0]: r[4] for r in rows} == {"5e": 30, "4d": 24, "4e": 6}
+    assert clusters == ["4d, 5e, 4e (total 60)"]
+    assert "total 60" in lab.panel.value and "total 33" not in lab.panel.value
+    assert not lab.state.units["F1"].fresh  # the lesson's position itself is untouched
 
 
 def test_reveal_lines_say_whether_a_test_comes_and_its_chance():
@@ -200,8 +283,10 @@ def test_the_guided_turn_refuses_the_wrong_seats_and_accepts_the_right_ones():
     assert g.game.turn == 2 and g.game.phase == "friendly_move"
     assert {"A1", "D1", "E1"} <= {u.id for u in g.game.on_board()}
     assert "The first turn is over" in g.card.value
+    assert g.next_button.disabled  # after the last step there is no next one
     g.reset()
     assert g.done == 0 and g.game.turn == 1 and not g.lines
+    assert not g.next_button.disabled
 
 
 def test_the_joint_fire_position_lets_d_and_the_armour_fire_together():
@@ -213,3 +298,83 @@ def test_the_joint_fire_position_lets_d_and_the_armour_fire_together():
     apply(s, DeclareFire("D", t, ("D1",), resolve=False))
     assert check(s, DeclareFire("armour", t, ("A1",), resolve=False)) is None
     assert "may not engage" in str(check(s, DeclareFire("E", t, ("E1",), resolve=False)))
+
+
+# --- the what-ifs as controls on the page ----------------------------------------------------------
+
+
+def test_the_assault_what_if_asks_the_engine_for_each_choice():
+    from widgets.ca_lessons import AssaultWhatIf
+
+    w = AssaultWhatIf()
+    assert w.odds.pin == QUOTED["t4-after"]  # all three next to the wood: 67%
+    for uid in ("A1", "E1", "E2"):
+        w.toggles[uid].value = True
+    assert w.odds.pin == QUOTED["t4-before"]  # all held back: 94%
+    assert "none of your platoons" in w.out.value
+    w.toggles["A1"].value = False  # the tanks alone next to the wood take the +1 away
+    expected = fire_odds(w.state, w.target, ["M2", "A3"]).pin
+    assert w.odds.pin == expected < QUOTED["t4-before"]
+    assert "<b>A1</b>" in w.out.value
+
+
+def test_the_team_size_control_shows_the_servers_layouts_in_words():
+    from classroom.sessions.roles import layout_for
+    from widgets.ca_lessons import TeamSize
+
+    t = TeamSize(players=3)
+    for n in (2, 4, 6):
+        t.players.value = n
+        lay = layout_for(n)
+        assert f"<b>{lay.commander().name}</b>" in t.out.value
+        for seat in lay.seats:
+            assert f"<td>{seat.name}</td>" in t.out.value
+        assert "(" not in t.out.value.split("Mortars called by:")[1]  # no tuple repr
+
+
+# --- readable on a projector -----------------------------------------------------------------------
+
+
+def _label_screen_px(view) -> float:
+    """The hex labels' size on screen when the board is shown at its largest."""
+    fonts = []
+    board = view.board
+    texts = board.texts
+
+    def spy(c, items, color="#222", font="10px sans-serif", **kw):
+        items = list(items)
+        if items and items[0][1] == view.state.board.label(items[0][0]):
+            fonts.append(float(font.split("px")[0].split()[-1]))
+        return texts(c, items, color, font, **kw)
+
+    board.texts = spy
+    try:
+        view.paint_terrain(board.layers["terrain"])
+    finally:
+        board.texts = texts
+    shown = str(board.canvas.layout.max_width)
+    scale = min(1.0, float(shown[:-2]) / board.width) if shown.endswith("px") else 1.0
+    return fonts[0] * scale
+
+
+def test_hex_labels_are_at_least_12px_on_every_lesson_board():
+    boards = {
+        "shot builder": ShotBuilder().view,
+        "sample game": SampleGameReplay().view,
+        "defender lab": DefenderLab().view,
+        "guided turn": GuidedTurn(seed=7).view,
+    }
+    for name, view in boards.items():
+        assert _label_screen_px(view) >= 12, name
+
+
+def test_the_what_if_offers_every_hex_and_the_engine_refuses_the_far_ones():
+    from classroom.combined_arms.lines import MAX_RANGE
+
+    g = start("figure6-fire-combat")
+    w = OddsWhatIf(g, target="5d", firers=["F2", "A2"], mover="A2")
+    assert len(w.where.options) == len(g.board.hexes)  # no range worked out here
+    target = g.board.hex_at("5d")
+    far = next(g.board.label(h) for h in g.board.hexes if g.board.dist[h][target] > MAX_RANGE)
+    w.where.value = far
+    assert "The engine refuses this shot" in w.out.value

@@ -111,3 +111,53 @@ def test_the_chances_chart_marks_the_current_column():
     assert svg.startswith("<svg") and all(f">{c}<" in svg for c in COLUMNS)
     assert "stroke-dasharray" in svg  # the marker for the current column
     assert "stroke-dasharray" not in chances_svg(None)
+
+
+# --- the retreat lesson on a map (Cherbourg 5.3) ---------------------------------------------------
+
+
+def test_the_retreat_lab_shows_the_models_siege_and_outcome_in_words():
+    from classroom.cherbourg import Field, retreat, surrounded
+    from widgets.cherbourg_retreat import CENTRE, START_ENEMIES, RetreatLab, stack
+
+    lab = RetreatLab()
+    terrain = {h: ("clear",) for h in lab.hexes}
+    f = Field(terrain=terrain, enemy=START_ENEMIES)
+    assert lab.sieged == surrounded(f, CENTRE) is True
+    assert len(lab.path) == 2
+    expected = retreat(f, stack(), CENTRE, lab.path)
+    assert lab.outcome == expected
+    text = lab.text.value
+    assert "Under siege: yes" in text and "Eliminated:</b> 2/919" in text
+    assert "(0, 0)" not in text and "True" not in text and "[(" not in text  # words, no reprs
+    lab.friend.value = True  # friends in the first hex: no casualties on the second move
+    assert {u.name for u in lab.outcome.survivors} == {"1/919", "2/919"}
+    assert "Eliminated:</b> nobody" in lab.text.value
+
+
+def test_clicking_takes_an_enemy_away_and_lifts_the_siege():
+    from classroom.cherbourg import Field, retreat_options
+    from widgets.cherbourg_retreat import CENTRE, RetreatLab
+
+    lab = RetreatLab()
+    before = lab.board.redraws
+    lab.click((2, 0))
+    assert lab.board.redraws > before  # the map is drawn again
+    f = Field(terrain={h: ("clear",) for h in lab.hexes}, enemy=frozenset(lab.enemies))
+    assert not lab.sieged and lab.options == retreat_options(f, CENTRE)
+    assert len(lab.path) == 1 and lab.path[0] in lab.options
+    assert "Under siege: no" in lab.text.value
+    lab.click(CENTRE)  # our own hex: nothing changes
+    assert CENTRE not in lab.enemies
+    lab.put_back()
+    assert lab.sieged
+
+
+def test_the_explorer_names_regiments_once():
+    from classroom.cherbourg import combat_column
+    from widgets.cherbourg_crt import explorer_combat
+
+    report = combat_column(explorer_combat(11, 4, attack_regiments=2, defence_regiment=True))
+    text = " ".join(s.value for s in report.steps)
+    assert "regiment regiment" not in text and "attacks complete" in text
+    assert "regiment 919 defends complete" in text

@@ -119,3 +119,45 @@ def test_the_pursuit_option_is_set_per_unit_and_changes_the_turn():
     lab.seed.value = 2
     lab.seed.value = 1
     assert [str(e) for e in lab.result.events] == before  # the same seed, the same rolls
+
+
+def _inside(poly, x, y) -> bool:
+    """Point in a convex polygon (corners in order, either winding)."""
+    signs = set()
+    for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
+        cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+        if abs(cross) > 1e-9:
+            signs.add(cross > 0)
+    return len(signs) <= 1
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_stacked_counters_lie_inside_their_hex_without_overlapping(n):
+    from classroom.movement.hexmap import FlatLayout
+    from widgets.movement_timing import stack_boxes
+
+    lay = FlatLayout(30.0, (100.0, 100.0))
+    h = (2, 1)
+    x, y = lay.hex_to_pixel(h)
+    poly = [tuple(p) for p in lay.polygon(h)]
+    boxes = stack_boxes(x, y, n, 30.0)
+    for left, top, w, ht in boxes:
+        assert w > 0 and ht >= (10 if n <= 3 else 8)
+        for cx, cy in ((left, top), (left + w, top), (left, top + ht), (left + w, top + ht)):
+            assert _inside(poly, cx, cy), (n, cx, cy)
+    for (_, t1, _, h1), (_, t2, _, _) in zip(boxes, boxes[1:]):
+        assert t1 + h1 <= t2  # one above the next, never over it
+
+
+def test_counter_labels_fit_their_counters():
+    from widgets.movement_timing import CHAR_EM, counter_text, stack_boxes
+
+    for n in (1, 2, 3):
+        for _left, _top, w, h in stack_boxes(0, 0, n, 30.0):
+            largest = min(10, int(h - 2))
+            for name in ("APC", "Infantry", "AP Infantry", "Elite Infantry", "Tanks"):
+                label, px = counter_text(name, w, largest)
+                assert 8 <= px <= largest or px == largest
+                fits = len(label) * CHAR_EM * px + 4 <= w
+                assert fits or len(label) <= 3, (name, w, label, px)
+    assert counter_text("Infantry", stack_boxes(0, 0, 1, 30.0)[0][2])[0] == "Infantry"

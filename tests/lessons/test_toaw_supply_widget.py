@@ -293,3 +293,52 @@ def test_the_panels_itemise_resupply_and_consumption_from_the_model():
     b = Bookkeeping(status=SupplyStatus.SUPPLIED, location_level=15.0, turn_days=3.5,
                     **u.circumstances())
     assert f"= {resupply_amount(b, moved_last_turn=True):.1f} points of unit supply" in html
+
+
+def test_the_cut_off_table_shows_the_supply_desertion_is_tested_on():
+    """TOAW 9.1.7.1: desertion is tested at bookkeeping, before the turn's activity consumes
+    supply; the table's column says so and agrees with the model row by row."""
+    from classroom.toaw.unit import desertion_chance, desertion_threshold
+
+    w = CutOffUnit()
+    w.moves.value = 8.0  # activity consumes supply after the test: the two columns differ
+    html = w.table.value
+    assert "<th>supply at bookkeeping (desertion tested on it)</th>" in html
+    threshold = desertion_threshold(w.proficiency.value)
+    days = w.days.value
+    for r in w.reports:
+        expected = desertion_chance(r.tested_supply, w.proficiency.value, days)
+        assert r.desertion_chance == pytest.approx(expected)
+        if r.tested_supply >= threshold:
+            assert r.desertion_chance == 0
+        row = f"<td>{r.turn}</td><td>{r.tested_supply:.0f}</td><td>{r.supply:.0f}</td>"
+        assert row in html
+    assert any(r.tested_supply != r.supply for r in w.reports)
+
+
+def test_the_road_cut_what_if_is_the_models_answer_for_each_hex():
+    from classroom.toaw import both_rules
+    from classroom.toaw.hexmap import offset_to_axial
+    from widgets.toaw_supply import (
+        LESSON_SETTINGS,
+        RoadCutWhatIf,
+        lesson_map,
+        lesson_situation,
+    )
+
+    w = RoadCutWhatIf(column=8)
+    for column in (None, 3, 8, 12):
+        w.cut.value = -1 if column is None else column
+        sit = lesson_situation()
+        if column is not None:
+            sit = sit.with_enemy(offset_to_axial(column, 2))
+        old, new = both_rules(lesson_map(), sit, LESSON_SETTINGS)
+        base_old, base_new = both_rules(lesson_map(), lesson_situation(), LESSON_SETTINGS)
+        for name, b, a in (("old", base_old, old), ("new", base_new, new)):
+            row = (
+                f"<td>{name} rules</td><td>{int(b.shown_level[1, 14])}</td>"
+                f"<td>{int(a.shown_level[1, 14])}</td>"
+            )
+            assert row in w.out.value, (column, name)
+    w.cut.value = 8
+    assert "<td>14</td><td>10</td>" in w.out.value  # the new rules charge the detour
