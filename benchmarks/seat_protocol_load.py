@@ -52,7 +52,10 @@ CONFIG = re.compile(
 )
 
 
-def jupyter_message(session: str, msg_type: str, content: dict) -> str:
+CONTROL_VERSION = "1.0.0"  # ipywidgets' widget control protocol (its major must match)
+
+
+def jupyter_message(session: str, msg_type: str, content: dict, metadata=None) -> str:
     """One shell message in the websocket's JSON form (no subprotocol)."""
     return json.dumps(
         {
@@ -65,7 +68,7 @@ def jupyter_message(session: str, msg_type: str, content: dict) -> str:
                 "date": "",
             },
             "parent_header": {},
-            "metadata": {},
+            "metadata": metadata or {},
             "content": content,
             "channel": "shell",
             "buffers": [],
@@ -134,6 +137,7 @@ async def open_seat(url: str, ws_base: str) -> dict:
             session,
             "comm_open",
             {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}},
+            {"version": CONTROL_VERSION},
         )
     )
     await ws.write_message(
