@@ -8,7 +8,7 @@ import pytest
 
 import classroom.combined_arms
 
-MODULES = ["classroom.hexgrid", "classroom.dice"] + [
+MODULES = ["classroom.hexgrid", "classroom.dice", "classroom.kernel_log"] + [
     m.name for m in pkgutil.iter_modules(classroom.combined_arms.__path__, "classroom.combined_arms.")
 ] + ["classroom.combined_arms"]
 

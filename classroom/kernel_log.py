@@ -1,0 +1,69 @@
+"""A page kernel's error output, passed on to the server's log without the noise of a stop.
+
+A kernel that is stopped while it still answers a request (a preheated kernel waiting for
+its visitor, a page closed mid-click) has its sockets closed under it, and ipykernel logs
+"Exception in message handler" with a ``zmq`` traceback ending in "Socket operation on
+non-socket". Nothing went wrong, but an instructor reading the log sees errors. The
+server reads each kernel's standard error through a pipe (:func:`forward`): every line
+goes on to the log as before, except such a traceback, which becomes one line.
+
+>>> out = []
+>>> forward(iter(["[IPKernelApp] ERROR | Exception in message handler:\\n",
+...               "Traceback (most recent call last):\\n",
+...               '  File "x.py", line 1, in send\\n',
+...               "zmq.error.ZMQError: Socket operation on non-socket\\n",
+...               "hello\\n"]), "abcd1234", out.append)
+>>> out
+['hexclass: kernel abcd1234 was stopped while it answered a request (expected when a page closes)', 'hello']
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+
+HANDLER_ERROR = "Exception in message handler"
+STOP_RACE = "Socket operation on non-socket"
+
+
+def forward(lines: Iterable[str], kernel: str, emit: Callable[[str], None]) -> None:
+    """Pass ``lines`` on to ``emit``; a handler traceback caused by the stop is one line."""
+    block: list[str] = []
+    for raw in lines:
+        line = raw.rstrip("\n")
+        if block:
+            block.append(line)
+            if line.startswith((" ", "\t", "Traceback", "^")) or not line.strip():
+                continue
+            _flush(block, kernel, emit)  # the traceback's last line ends the block
+            block = []
+            continue
+        if HANDLER_ERROR in line:
+            block = [line]
+            continue
+        emit(line)
+    if block:
+        _flush(block, kernel, emit)
+
+
+def _flush(block: list[str], kernel: str, emit: Callable[[str], None]) -> None:
+    if STOP_RACE in block[-1]:
+        emit(
+            f"hexclass: kernel {kernel} was stopped while it answered a request "
+            "(expected when a page closes)"
+        )
+        return
+    for line in block:
+        emit(line)
+
+
+def forward_in_thread(stream, kernel: str, emit: Callable[[str], None]) -> threading.Thread:
+    """Read a kernel's standard error (a text pipe) until it closes, in a daemon thread."""
+
+    def run() -> None:
+        with stream:
+            forward(iter(stream.readline, ""), kernel, emit)
+
+    thread = threading.Thread(target=run, name=f"kernel-stderr-{kernel}", daemon=True)
+    thread.start()
+    return thread

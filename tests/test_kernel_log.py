@@ -1,0 +1,46 @@
+"""A stopped kernel's handler traceback is one quiet line; any other error passes whole."""
+
+from __future__ import annotations
+
+import io
+
+from classroom.kernel_log import forward, forward_in_thread
+
+STOP_TRACEBACK = [
+    "[IPKernelApp] ERROR | Exception in message handler:",
+    "Traceback (most recent call last):",
+    '  File "kernelbase.py", line 508, in dispatch_shell',
+    "    await result",
+    "           ^^^^^^",
+    "zmq.error.ZMQError: Socket operation on non-socket",
+]
+
+
+def run(lines):
+    out = []
+    forward(iter(line + "\n" for line in lines), "k1", out.append)
+    return out
+
+
+def test_a_traceback_caused_by_the_stop_is_one_line():
+    out = run(["before", *STOP_TRACEBACK, *STOP_TRACEBACK, "after"])
+    assert out[0] == "before" and out[-1] == "after"
+    assert len(out) == 4 and all("was stopped while it answered" in o for o in out[1:3])
+
+
+def test_a_real_error_keeps_its_whole_traceback():
+    real = [*STOP_TRACEBACK[:-1], "ValueError: the page's notebook failed"]
+    assert run(real) == real
+    assert run(["a warning", "another line"]) == ["a warning", "another line"]
+    cut_short = STOP_TRACEBACK[:3]  # the pipe closed mid-traceback: nothing is lost
+    assert run(cut_short) == cut_short
+
+
+def test_a_pipe_is_read_to_its_end_in_a_thread():
+    out = []
+    stream = io.StringIO("\n".join([*STOP_TRACEBACK, "done"]) + "\n")
+    forward_in_thread(stream, "k2", out.append).join(5)
+    assert out == [
+        "hexclass: kernel k2 was stopped while it answered a request (expected when a page closes)",
+        "done",
+    ]
