@@ -237,15 +237,35 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         return sum(len(p) for p in (getattr(self, "_pools", None) or {}).values())
 
     def pid_of(self, kernel_id: str):
+        """The PID of a kernel's process, None when it has none (or it has exited)."""
         try:
             km = self.get_kernel(kernel_id)
         except KeyError:
             return None
+        if self.has_exited(kernel_id):
+            return None
         prov = getattr(km, "provisioner", None)
         return getattr(prov, "pid", None) or getattr(getattr(prov, "process", None), "pid", None)
 
+    def has_exited(self, kernel_id: str) -> bool:
+        """Whether a started kernel's process is gone, asked of the process itself.
+
+        The sweep notices a dead kernel only every ``sweep_interval`` seconds, and a kernel
+        being shut down stays listed until its cleanup ends; this answers at once (polling
+        the ``Popen`` also reaps a killed process). A kernel still starting has not exited.
+        """
+        if kernel_id not in self._born:
+            return False
+        prov = getattr(self._kernels.get(kernel_id), "provisioner", None)
+        process = getattr(prov, "process", None)
+        return process is None or process.poll() is not None
+
+    def live_kernel_ids(self) -> list[str]:
+        """Kernels whose process runs (or is still starting); the sweep stops the others."""
+        return [k for k in list(self.list_kernel_ids()) if not self.has_exited(k)]
+
     def counts(self) -> dict:
-        ids = list(self.list_kernel_ids())
+        ids = self.live_kernel_ids()
         connected = sum(1 for k in ids if self._kernel_connections.get(k, 0) > 0)
         return {
             "kernels": len(ids),
@@ -336,7 +356,7 @@ class StatusHandler(tornado.web.RequestHandler):
         if self.request.remote_ip not in ("127.0.0.1", "::1"):
             raise tornado.web.HTTPError(403)
         km = self.settings["kernel_manager"]
-        ids = list(km.list_kernel_ids())
+        ids = km.live_kernel_ids()  # a kernel whose process exited is not listed
         self.set_header("Cache-Control", "no-store")
         self.finish(
             {
