@@ -350,7 +350,7 @@ def message(page) -> str:
     return page.locator(".hx-message").first.inner_text()
 
 
-def wait_message(page, pattern: str, timeout: float = 20_000) -> str:
+def wait_message(page, pattern: str, timeout: float = ACTION_TIMEOUT_MS) -> str:
     """Wait until the message line matches the regular expression ``pattern``."""
     page.wait_for_function(
         "(p) => { const m = document.querySelector('.hx-message'); return !!m && new RegExp(p).test(m.innerText); }",
