@@ -47,6 +47,11 @@ def wait_until(check, timeout: float = 120.0, what: str = "the condition", every
     raise AssertionError(f"{what}: not reached within {timeout:.0f} s (last seen: {got!r})")
 
 
+def settle(page) -> None:
+    """Wait until the browser has painted two frames (after a scroll, before a screenshot)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def process_gone(pid: int) -> bool:
     """Whether process ``pid`` has exited: absent, or a zombie its parent may reap now.
 
