@@ -147,7 +147,7 @@ def test_a_busy_port_is_a_clear_error_before_any_address(served):
             capture_output=True,
             text=True,
             cwd=ROOT,
-            timeout=60,
+            timeout=180,
         )
     assert out.returncode == 2
     assert f"port {port} on 127.0.0.1 is already in use" in out.stderr

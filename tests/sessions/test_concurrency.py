@@ -151,7 +151,7 @@ def test_kill_9_mid_stream_then_every_game_resumes_identically(tmp_path):
             capture_output=True,
             text=True,
             env=_env(),
-            timeout=60,
+            timeout=180,
         )
         assert out.returncode == 0, out.stderr
         fresh = json.loads(out.stdout)
