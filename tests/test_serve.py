@@ -196,6 +196,22 @@ def test_the_seat_pool_follows_the_class(served):
     s.wait_for(lambda: s.status()["kernels"] >= 7)  # 6 seats + 1 solitaire
 
 
+def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path):
+    from classroom.server import open_seats, store_stamp
+
+    db = tmp_path / "class.db"
+    store = open_store(db)
+    try:
+        before = store_stamp(str(db))
+        assert store_stamp(str(db)) == before  # nothing written: nothing to count again
+        create_class(store, teams=2)
+        assert store_stamp(str(db)) != before
+        assert open_seats(str(db)) == 10
+    finally:
+        store.close()
+    assert store_stamp("postgresql:///school") is None  # counted on a timer instead
+
+
 def test_an_opened_console_warms_seat_kernels_for_the_class_it_will_create(served):
     """No class in the store yet: the console's New class form is enough to warm 5 seats."""
     s = served()
