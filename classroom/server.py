@@ -269,12 +269,10 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         return sum(len(p) for p in (getattr(self, "_pools", None) or {}).values())
 
     def pid_of(self, kernel_id: str):
-        """The PID of a kernel's process, None when it has none (or it has exited)."""
+        """The PID of a kernel's process (also of one that has exited: for the log lines)."""
         try:
             km = self.get_kernel(kernel_id)
         except KeyError:
-            return None
-        if self.has_exited(kernel_id):
             return None
         prov = getattr(km, "provisioner", None)
         return getattr(prov, "pid", None) or getattr(getattr(prov, "process", None), "pid", None)
