@@ -6,9 +6,10 @@
     .venv/bin/python benchmarks/class_load.py --right-after-create  # 5 seats opened at once
 
 ``--right-after-create`` is the first minute of a lesson (issue 22): the instructor's
-console is open (a browser context of its own, no token: the *New class* form), a class
-of 2 teams x 5 seats is created, and the first team's five seat links are opened within
-5 s of it; the figure is each page's time to board, and the time from *Create* to it.
+console is open (a browser context of its own, no token: the *New class* form) for
+``--form-seconds`` (20, the instructor filling in the form), a class of 2 teams x 5 seats
+is created, and the first team's five seat links are opened within 5 s of it; the figure
+is each page's time to board, and the time from *Create* to it.
 
 For each server (this tree, and with ``--baseline COMMIT`` a ``git worktree`` of that
 commit run the same way, one after the other in the same run) it:
@@ -285,6 +286,8 @@ async def run_class(target: Target, args) -> dict:
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         console = await open_console(browser, target) if args.console else None
+        if console is not None:
+            await asyncio.sleep(args.form_seconds)  # the instructor fills in the New class form
         created_at = time.monotonic()
         links = target.create_class(args.teams, args.seats, args.seed)
         result["create_s"] = round(time.monotonic() - created_at, 2)
@@ -454,6 +457,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=pathlib.Path, default=None)
     ap.add_argument("--open", type=int, default=0, help="open only the first N seat links")
     ap.add_argument("--console", action="store_true", help="the console open before Create")
+    ap.add_argument("--form-seconds", type=float, default=20.0,
+                    help="with --console: seconds from the console drawn to Create (20)")  # fmt: skip
     ap.add_argument("--right-after-create", action="store_true",
                     help="2 x 5 seats, console open, 5 seats opened within 5 s of Create")  # fmt: skip
     args = ap.parse_args(argv)
