@@ -123,11 +123,21 @@ def test_create_watch_pause_replay_and_refuse(hexclass_server, page, artifacts):
             "() => document.querySelector('.hx-caption').innerText.includes('version 1 of 3')",
             timeout=90_000,
         )
-        assert "Enter" in page.locator(".hx-step").inner_text()
+        page.wait_for_function(
+            "() => (document.querySelector('.hx-step')||{}).innerText?.includes('Enter')"
+        )
         page.get_by_label("Seat view").select_option(label="D Company (D1-D3)")
         page.wait_for_function(
             "() => document.querySelector('.hx-seat-view').innerText.includes('D Company')",
             timeout=90_000,
+        )
+        page.wait_for_function(  # the replay board redrawn for the seat's view
+            """(sel) => { const c = document.querySelector(sel);
+                       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                       let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+                       return n / (c.width * c.height) > 0.3; }""",
+            arg=".hexclass-replay canvas",
+            polling=200,
         )
         assert painted_fraction(page, ".hexclass-replay canvas") > 0.3
         page.screenshot(path=artifacts / "instructor-replay.png", full_page=True)
