@@ -3,6 +3,13 @@
     .venv/bin/python benchmarks/class_load.py                       # 6 x 5 seats, 10 min
     .venv/bin/python benchmarks/class_load.py --play 120            # a shorter first run
     .venv/bin/python benchmarks/class_load.py --baseline 1065222    # also the old main
+    .venv/bin/python benchmarks/class_load.py --right-after-create  # 5 seats opened at once
+
+``--right-after-create`` is the first minute of a lesson (issue 22): the instructor's
+console is open (a browser context of its own, no token: the *New class* form) for
+``--form-seconds`` (20, the instructor filling in the form), a class of 2 teams x 5 seats
+is created, and the first team's five seat links are opened within 5 s of it; the figure
+is each page's time to board, and the time from *Create* to it.
 
 For each server (this tree, and with ``--baseline COMMIT`` a ``git worktree`` of that
 commit run the same way, one after the other in the same run) it:
@@ -230,22 +237,24 @@ class Target:
         self.log.close()
 
 
+async def open_console(browser, target: Target):
+    """The instructor's console without a token (the New class form), drawn."""
+    ctx = await browser.new_context(viewport={"width": 1366, "height": 768})
+    page = await ctx.new_page()
+    await page.goto(f"{target.base}/voila/render/classroom/pages/instructor.ipynb",
+                    wait_until="commit", timeout=180_000)  # fmt: skip
+    await page.wait_for_selector(".jupyter-widgets, .widget-box", timeout=180_000)
+    return ctx
+
+
 async def run_class(target: Target, args) -> dict:
     from playwright.async_api import async_playwright
 
-    links = target.create_class(args.teams, args.seats, args.seed)
-    seats = [(t["game_id"], s["url"]) for t in links["teams"] for s in t["seats"]]
-    rng = random.Random(args.seed)
-    n = len(seats)
-    reload_ids = set(rng.sample(range(n), round(args.reload * n)))
-    close_ids = set(rng.sample(sorted(set(range(n)) - reload_ids), round(args.close * n)))
-    result = {
-        "server": target.name, "pages": n, "time_to_board": [], "reload_to_board": [],
-        "never_drawn": 0, "propagation": [], "propagation_missed": 0, "samples": [],
-        "moves": 0, "driver_errors": 0,
-    }  # fmt: skip
     state = {}  # page index -> "loading" | "open" | "closed"
     stop_sampling = asyncio.Event()
+    result = {"server": target.name, "time_to_board": [], "reload_to_board": [],
+              "board_since_create": [], "never_drawn": 0, "propagation": [],
+              "propagation_missed": 0, "samples": [], "moves": 0, "driver_errors": 0}  # fmt: skip
 
     async def sample():
         while not stop_sampling.is_set():
@@ -267,6 +276,8 @@ async def run_class(target: Target, args) -> dict:
             await page.goto(url, wait_until="commit", timeout=180_000)
             await page.wait_for_function(PAINTED, arg=BOARD, timeout=180_000, polling=200)
             result[key].append(time.monotonic() - start)
+            if key == "time_to_board":
+                result["board_since_create"].append(time.monotonic() - created_at)
             state[i] = "open"
         except Exception:  # noqa: BLE001 - counted, the run goes on
             result["never_drawn"] += 1
@@ -274,6 +285,18 @@ async def run_class(target: Target, args) -> dict:
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        console = await open_console(browser, target) if args.console else None
+        if console is not None:
+            await asyncio.sleep(args.form_seconds)  # the instructor fills in the New class form
+        created_at = time.monotonic()
+        links = target.create_class(args.teams, args.seats, args.seed)
+        result["create_s"] = round(time.monotonic() - created_at, 2)
+        seats = [(t["game_id"], s["url"]) for t in links["teams"] for s in t["seats"]]
+        seats = seats[: args.open] if args.open else seats
+        rng = random.Random(args.seed)
+        n = result["pages"] = len(seats)
+        reload_ids = set(rng.sample(range(n), round(args.reload * n)))
+        close_ids = set(rng.sample(sorted(set(range(n)) - reload_ids), round(args.close * n)))
         contexts = [await browser.new_context(viewport={"width": 1366, "height": 768})
                     for _ in range(n)]  # fmt: skip
         pages = [await c.new_page() for c in contexts]
@@ -359,6 +382,8 @@ async def run_class(target: Target, args) -> dict:
             result["pool_after_close"] = None  # the old server has no such report
         for c in contexts:
             await c.close()
+        if console is not None:
+            await console.close()
         await browser.close()
     return result
 
@@ -370,6 +395,8 @@ def summary(r: dict) -> dict:
         "server": r["server"],
         "board p50 s": pct(r["time_to_board"], 50),
         "board p95 s": pct(r["time_to_board"], 95),
+        "board max s": max(r["time_to_board"], default=None),
+        "board since create p95 s": pct(r["board_since_create"], 95),
         "reload board p50 s": pct(r["reload_to_board"], 50),
         "never drawn": r["never_drawn"],
         "propagation p50 s": pct(r["propagation"], 50),
@@ -428,7 +455,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=20261123)
     ap.add_argument("--baseline", default=None, metavar="COMMIT", help="also run this commit")
     ap.add_argument("--json", type=pathlib.Path, default=None)
+    ap.add_argument("--open", type=int, default=0, help="open only the first N seat links")
+    ap.add_argument("--console", action="store_true", help="the console open before Create")
+    ap.add_argument("--form-seconds", type=float, default=20.0,
+                    help="with --console: seconds from the console drawn to Create (20)")  # fmt: skip
+    ap.add_argument("--right-after-create", action="store_true",
+                    help="2 x 5 seats, console open, 5 seats opened within 5 s of Create")  # fmt: skip
     args = ap.parse_args(argv)
+    if args.right_after_create:
+        args.teams, args.seats, args.open, args.open_within, args.console = 2, 5, 5, 5.0, True
+        args.play, args.reload, args.close, args.settle = 10.0, 0.0, 0.0, 5.0
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="class-load-"))
     targets = []
     if args.baseline:

@@ -19,7 +19,9 @@ Voilà it adds:
   "connection lost" banner.
 * **The seat pool follows the class**: the preheated seat kernels are as many as the
   store's running games have seats without a live page (between ``seat_pool_min`` and
-  ``seat_pool_max``), checked every few seconds.
+  ``seat_pool_max``), counted again as soon as the store file changes, so a class just
+  created has its kernels starting before its links are handed out; an instructor
+  console that opens warms ``console_warm_seats`` more for the class it will create.
 * ``/`` redirects to the home page; ``/hexclass/api/status`` (loopback only) reports the
   kernel counts and PIDs; one log line per kernel started or stopped, with the counts.
 * SIGTERM, SIGINT and SIGHUP all stop the loop, after which every kernel is shut down.
@@ -43,8 +45,10 @@ from voila.tornado.handler import TornadoVoilaHandler
 HOME = "classroom/pages/home.ipynb"
 SEAT = "classroom/pages/seat.ipynb"
 SOLITAIRE = "classroom/pages/solitaire.ipynb"
+CONSOLE = "classroom/pages/instructor.ipynb"
 STATUS_PATH = "/hexclass/api/status"
-STORE_CHECK_SECONDS = 5.0
+STORE_CHECK_SECONDS = 5.0  # the seats are counted again at least this often
+STORE_WATCH_SECONDS = 0.5  # the store file is looked at (a stat) this often
 
 
 class HexclassKernelManager(AsyncMappingKernelManager):
@@ -64,6 +68,12 @@ class HexclassKernelManager(AsyncMappingKernelManager):
     seat_pool_min = Integer(2, config=True, help="preheated seat kernels at least")
     seat_pool_max = Integer(30, config=True, help="preheated seat kernels at most")
     pool_burst = Integer(4, config=True, help="pool kernels starting at the same time, at most")
+    console_warm_seats = Integer(
+        5, config=True, help="seat kernels kept ready after an instructor console opens"
+    )
+    console_warm_for = Float(
+        900.0, config=True, help="seconds after a console opens that those seats stay warm"
+    )
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -74,6 +84,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         self._sweeper = None
         self._seats = 0
         self._seats_checked = -1e9
+        self._store_stamp = None
         self.started_total = 0
         self.stopped_total = 0
 
@@ -150,6 +161,8 @@ class HexclassKernelManager(AsyncMappingKernelManager):
 
             self._sweeper = PeriodicCallback(self.sweep, 1000 * self.sweep_interval)
             self._sweeper.start()
+            self._pool_watch = PeriodicCallback(self.watch_seat_pool, 1000 * STORE_WATCH_SECONDS)
+            self._pool_watch.start()
 
     async def sweep(self) -> None:
         """Stop kernels whose page has gone; keep the seat pool sized for the class."""
@@ -183,6 +196,13 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         asyncio.ensure_future(stop())
 
     # --- the seat pool ------------------------------------------------------------------------
+    def watch_seat_pool(self) -> None:
+        """Between two sweeps: a class just created gets its seat kernels at once."""
+        try:
+            self.resize_seat_pool()
+        except Exception as exc:  # noqa: BLE001 - a store hiccup must not stop the watch
+            self.log.debug("hexclass: cannot size the seat pool: %s", exc)
+
     def resize_seat_pool(self) -> None:
         """Keep as many preheated seat kernels as seats of running games lack a live page.
 
@@ -210,13 +230,25 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             self.fill_if_needed(delay=0, notebook_name=SEAT)
 
     def wanted_seat_pool(self) -> int:
-        """Seats of running games minus seat pages served, within the configured bounds."""
+        """Seats of running games minus seat pages served, within the configured bounds.
+
+        The seats are counted again as soon as the store file changes (a class just
+        created is warmed within ``STORE_WATCH_SECONDS``, before its links are handed
+        out) and at least every ``STORE_CHECK_SECONDS``. An instructor console opened
+        in the last ``console_warm_for`` seconds keeps ``console_warm_seats`` ready for
+        the class it is about to create.
+        """
         now = time.monotonic()
-        if self.store_path and now - self._seats_checked > STORE_CHECK_SECONDS:
-            self._seats = open_seats(self.store_path)
-            self._seats_checked = now
-        seats = self._seats
-        return max(self.seat_pool_min, min(self.seat_pool_max, seats - self.served_pages(SEAT)))
+        if self.store_path:
+            stamp = store_stamp(self.store_path)  # before counting: a write between shows next
+            if stamp != self._store_stamp or now - self._seats_checked > STORE_CHECK_SECONDS:
+                self._seats, self._store_stamp = open_seats(self.store_path), stamp
+                self._seats_checked = now
+        free = self._seats - self.served_pages(SEAT)
+        consoles = [k for k, page in self._page.items() if page == CONSOLE]
+        if any(now - self._born.get(k, -1e9) < self.console_warm_for for k in consoles):
+            free = max(free, self.console_warm_seats)
+        return max(self.seat_pool_min, min(self.seat_pool_max, free))
 
     def served_pages(self, page: str) -> int:
         """Kernels of ``page`` handed to a visitor (open, or still loading in the browser)."""
@@ -237,6 +269,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         return sum(len(p) for p in (getattr(self, "_pools", None) or {}).values())
 
     def pid_of(self, kernel_id: str):
+        """The PID of a kernel's process (also of one that has exited: for the log lines)."""
         try:
             km = self.get_kernel(kernel_id)
         except KeyError:
@@ -244,8 +277,25 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         prov = getattr(km, "provisioner", None)
         return getattr(prov, "pid", None) or getattr(getattr(prov, "process", None), "pid", None)
 
+    def has_exited(self, kernel_id: str) -> bool:
+        """Whether a started kernel's process is gone, asked of the process itself.
+
+        The sweep notices a dead kernel only every ``sweep_interval`` seconds, and a kernel
+        being shut down stays listed until its cleanup ends; this answers at once (polling
+        the ``Popen`` also reaps a killed process). A kernel still starting has not exited.
+        """
+        if kernel_id not in self._born:
+            return False
+        prov = getattr(self._kernels.get(kernel_id), "provisioner", None)
+        process = getattr(prov, "process", None)
+        return process is None or process.poll() is not None
+
+    def live_kernel_ids(self) -> list[str]:
+        """Kernels whose process runs (or is still starting); the sweep stops the others."""
+        return [k for k in list(self.list_kernel_ids()) if not self.has_exited(k)]
+
     def counts(self) -> dict:
-        ids = list(self.list_kernel_ids())
+        ids = self.live_kernel_ids()
         connected = sum(1 for k in ids if self._kernel_connections.get(k, 0) > 0)
         return {
             "kernels": len(ids),
@@ -270,6 +320,24 @@ def page_of(env: dict) -> str:
     if "/voila/render/" in script:
         return script.split("/voila/render/", 1)[1]
     return "the preheat pool" if env.get("VOILA_PREHEAT") == "True" else "a page"
+
+
+def store_stamp(location: str):
+    """A cheap mark that changes whenever an SQLite store is written (None for PostgreSQL)."""
+    from classroom.sessions.locate import is_postgres, sqlite_path
+
+    if is_postgres(location):
+        return None
+    path = sqlite_path(location)
+    marks = []
+    for file in (path, path.with_name(path.name + "-wal")):
+        try:
+            st = file.stat()
+        except OSError:
+            marks.append(None)
+        else:
+            marks.append((st.st_mtime_ns, st.st_size))
+    return tuple(marks)
 
 
 def open_seats(location: str) -> int:
@@ -336,7 +404,7 @@ class StatusHandler(tornado.web.RequestHandler):
         if self.request.remote_ip not in ("127.0.0.1", "::1"):
             raise tornado.web.HTTPError(403)
         km = self.settings["kernel_manager"]
-        ids = list(km.list_kernel_ids())
+        ids = km.live_kernel_ids()  # a kernel whose process exited is not listed
         self.set_header("Cache-Control", "no-store")
         self.finish(
             {

@@ -72,7 +72,7 @@ class Served:
         with urllib.request.urlopen(self.base + "/hexclass/api/status", timeout=10) as r:
             return json.load(r)
 
-    def wait_for(self, what, timeout: float = 180.0, every: float = 0.5):
+    def wait_for(self, what, timeout: float = 300.0, every: float = 0.25):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -118,15 +118,19 @@ def served(tmp_path):
 def test_a_signal_stops_the_server_and_every_kernel(served, sig):
     s = served()
     status = s.ready(kernels=3)  # the preheat pools: seat pages and solitaire
-    # a page load starts one more kernel (a bad token still runs the page)
+    # a page load takes a pooled kernel and the pool refills: one kernel more
     urllib.request.urlopen(
-        s.base + "/voila/render/classroom/pages/seat.ipynb?token=nope", timeout=180
+        s.base + "/voila/render/classroom/pages/seat.ipynb?token=nope", timeout=300
     ).read()
-    status = s.status()
+    status = s.wait_for(
+        lambda: (st := s.status())["kernels"] >= status["kernels"] + 1
+        and None not in st["pids"]
+        and st
+    )
     pids = [status["server_pid"], *status["pids"]]
-    assert len(pids) >= 4 and all(alive(p) for p in pids)
+    assert len(pids) >= 5 and all(alive(p) for p in pids)
     s.proc.send_signal(sig)
-    assert s.proc.wait(90) == 0
+    assert s.proc.wait(180) == 0
     left = [p for p in pids if alive(p)]
     assert left == [], f"still running after {sig.name}: {left}\n{s.text()[-2000:]}"
     assert port_problem("127.0.0.1", s.port) is None  # the port is free again
@@ -143,7 +147,7 @@ def test_a_busy_port_is_a_clear_error_before_any_address(served):
             capture_output=True,
             text=True,
             cwd=ROOT,
-            timeout=60,
+            timeout=180,
         )
     assert out.returncode == 2
     assert f"port {port} on 127.0.0.1 is already in use" in out.stderr
@@ -154,10 +158,10 @@ def test_a_busy_port_is_a_clear_error_before_any_address(served):
 def test_root_is_the_home_page_and_kernels_are_logged_with_counts(served):
     s = served()
     s.ready(kernels=3)
-    with urllib.request.urlopen(s.base + "/", timeout=120) as r:
+    with urllib.request.urlopen(s.base + "/", timeout=300) as r:
         assert r.url == s.base + "/voila/render/classroom/pages/home.ipynb"
         assert "Instructor console" in r.read().decode()
-    text = s.text()
+    text = s.wait_for(lambda: (t := s.text()).count("hexclass: kernel started") >= 3 and t)
     assert f"hexclass is serving: open {s.base}/voila/render/classroom/pages/home.ipynb" in text
     started = [line for line in text.splitlines() if "hexclass: kernel started" in line]
     assert len(started) >= 3
@@ -171,15 +175,15 @@ def test_a_page_nobody_opens_costs_no_lasting_kernel(served):
     pool = base["kernels"]
     for token in ("nope", "also-not-a-token"):
         urllib.request.urlopen(
-            s.base + f"/voila/render/classroom/pages/seat.ipynb?token={token}", timeout=180
+            s.base + f"/voila/render/classroom/pages/seat.ipynb?token={token}", timeout=300
         ).read()
     # each fetch took a pooled kernel; the pool refills in the background
-    s.wait_for(lambda: s.status()["started_total"] >= base["started_total"] + 2, timeout=120)
+    s.wait_for(lambda: s.status()["started_total"] >= base["started_total"] + 2)
     # back to the pool: the two page kernels stopped, the pool refilled
-    s.wait_for(lambda: s.status()["stopped_total"] >= 2, timeout=120)
-    after = s.wait_for(lambda: (st := s.status())["kernels"] <= pool and st, timeout=120)
+    s.wait_for(lambda: s.status()["stopped_total"] >= 2)
+    after = s.wait_for(lambda: (st := s.status())["kernels"] <= pool and st)
     assert after["with_page"] == 0
-    assert "with 0 connections due to" in s.text()  # Jupyter's culler did it
+    s.wait_for(lambda: "with 0 connections due to" in s.text())  # Jupyter's culler did it
 
 
 def test_the_seat_pool_follows_the_class(served):
@@ -188,8 +192,35 @@ def test_the_seat_pool_follows_the_class(served):
     store = open_store(s.store)
     create_class(store, teams=2)  # 10 seats, the pool is capped at 6
     store.close()
-    s.wait_for(lambda: "seat pool set to 6" in s.text(), timeout=60)
-    s.wait_for(lambda: s.status()["kernels"] >= 7, timeout=240)  # 6 seats + 1 solitaire
+    s.wait_for(lambda: "seat pool set to 6" in s.text())
+    s.wait_for(lambda: s.status()["kernels"] >= 7)  # 6 seats + 1 solitaire
+
+
+def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path):
+    from classroom.server import open_seats, store_stamp
+
+    db = tmp_path / "class.db"
+    store = open_store(db)
+    try:
+        before = store_stamp(str(db))
+        assert store_stamp(str(db)) == before  # nothing written: nothing to count again
+        create_class(store, teams=2)
+        assert store_stamp(str(db)) != before
+        assert open_seats(str(db)) == 10
+    finally:
+        store.close()
+    assert store_stamp("postgresql:///school") is None  # counted on a timer instead
+
+
+def test_an_opened_console_warms_seat_kernels_for_the_class_it_will_create(served):
+    """No class in the store yet: the console's New class form is enough to warm 5 seats."""
+    s = served()
+    s.ready(kernels=3)  # 2 seat kernels (the minimum) + 1 solitaire
+    urllib.request.urlopen(
+        s.base + "/voila/render/classroom/pages/instructor.ipynb", timeout=300
+    ).read()
+    s.wait_for(lambda: "seat pool set to 5" in s.text())
+    s.wait_for(lambda: s.status()["preheated"] >= 6)  # 5 seats + 1 solitaire, all started
 
 
 def test_leftover_processes_are_found_by_their_marker(tmp_path):
@@ -197,7 +228,7 @@ def test_leftover_processes_are_found_by_their_marker(tmp_path):
     env = {**os.environ, "HEXCLASS_SERVER_ID": marker}
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env=env)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120  # poll: found as soon as /proc shows its environment
         while proc.pid not in marked_processes(marker) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert marked_processes(marker) == [proc.pid]

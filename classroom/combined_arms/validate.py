@@ -17,7 +17,7 @@ Face.facing: expected a corner number 0-5 (a whole number), got 2.0
 True
 
 Why hand-written checks and not a validation library: ``benchmarks/validation.py``
-(figures in the "Input validation" section of ``benchmarks/README.md``). Checking a
+(figures in the "Input validation" section of ``docs/performance-notes.md``). Checking a
 Python-built action by hand costs a third to a fifth of converting it through msgspec
 or pydantic v2, and the engine checks every action a bot or page asks about; msgspec
 decodes JSON about 3-4 times faster, but decoding is under a tenth of a replay and

@@ -31,6 +31,41 @@ CHROMIUM_ARGS = [
 ]
 
 
+def wait_until(check, timeout: float = 120.0, what: str = "the condition", every: float = 0.25):
+    """Poll ``check`` until it returns something true and return that (never a fixed sleep).
+
+    The deadline is generous on purpose (a busy machine, 2.5x slower than ours); the
+    failure names ``what`` was awaited and the last value seen.
+    """
+    deadline = time.monotonic() + timeout
+    got = None
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(every)
+    raise AssertionError(f"{what}: not reached within {timeout:.0f} s (last seen: {got!r})")
+
+
+def settle(page) -> None:
+    """Wait until the browser has painted two frames (after a scroll, before a screenshot)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def process_gone(pid: int) -> bool:
+    """Whether process ``pid`` has exited: absent, or a zombie its parent may reap now.
+
+    A killed multi-threaded process shows "Z" as soon as its main thread exits, but its
+    parent can reap it only once every other thread has gone too.
+    """
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X") and threads == [str(pid)]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -320,7 +355,7 @@ def message(page) -> str:
     return page.locator(".hx-message").first.inner_text()
 
 
-def wait_message(page, pattern: str, timeout: float = 20_000) -> str:
+def wait_message(page, pattern: str, timeout: float = ACTION_TIMEOUT_MS) -> str:
     """Wait until the message line matches the regular expression ``pattern``."""
     page.wait_for_function(
         "(p) => { const m = document.querySelector('.hx-message'); return !!m && new RegExp(p).test(m.innerText); }",

@@ -111,10 +111,10 @@ def test_legend_is_one_click_away_and_the_scenario_caption_is_shown(
     try:
         page.wait_for_function(
             "() => (document.querySelector('.hx-caption')||{}).innerText?.includes('Figure 3')",
-            timeout=30_000,
+            timeout=90_000,
         )
         page.get_by_role("button", name="Legend").first.click()
-        page.wait_for_selector(".hx-legend", state="visible", timeout=20_000)
+        page.wait_for_selector(".hx-legend", state="visible", timeout=90_000)
         text = page.locator(".hx-legend").inner_text()
         assert "woods" in text and "spent" in text and "forward arc" in text
         page.screenshot(path=str(artifacts / "board-legend-1366x768.png"))
@@ -150,7 +150,7 @@ def test_a_forbidden_shot_shows_its_rule_and_never_odds(hexclass_server, browser
         assert page.get_by_role("button", name="Commit fire (f)").is_disabled()
         page.mouse.move(*canvas_point(page, board_geometry(), b.hex_at("4i")))
         page.wait_for_function(
-            "() => document.body.innerText.includes('the limit is 5')", timeout=20_000
+            "() => document.body.innerText.includes('the limit is 5')", timeout=90_000
         )
         page.screenshot(path=str(artifacts / "board-no-legal-target.png"))
     finally:
@@ -188,7 +188,7 @@ def test_selection_is_cleared_at_the_phase_change_and_n_skips_platoons_off_the_b
         wait_phase(page, "Fire")
         page.wait_for_function(
             "() => document.querySelector('.hx-side').innerText.includes('Select one of your platoons')",
-            timeout=20_000,
+            timeout=90_000,
         )
         click_hex(page, rear[1])  # focus the board; D1 has just entered: spent
         wait_message(page, "D1 cannot fire")
@@ -236,7 +236,7 @@ def test_end_the_battle_asks_first_and_saves_download_to_the_browser(
         page.get_by_role("tab", name="Game & help").click()
         button(page, "Save game")
         link = page.locator("a.hx-save")
-        link.wait_for(timeout=20_000)
+        link.wait_for(timeout=90_000)
         with page.expect_download() as dl:
             link.click()
         assert dl.value.suggested_filename.startswith("combined-arms-seed")

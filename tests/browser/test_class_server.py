@@ -15,13 +15,19 @@ import os
 import pathlib
 import re
 import signal
-import time
 
 import pytest
 
 from classroom.sessions import create_class, open_store
 
-from .conftest import HexclassServer, open_page, wait_for_board, wait_for_kernel_idle
+from .conftest import (
+    HexclassServer,
+    open_page,
+    process_gone,
+    wait_for_board,
+    wait_for_kernel_idle,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 SEED = 7_344_421_904_117_735_113  # a 63-bit seed, unmistakable in any frame
@@ -50,16 +56,6 @@ def frame_text(payload) -> str:
     if isinstance(payload, bytes | bytearray):
         return bytes(payload).decode("utf-8", errors="replace")
     return str(payload)
-
-
-def wait_until(check, timeout: float = 120.0, every: float = 0.5):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(every)
-    raise AssertionError("condition not reached in time")
 
 
 def kernel_pid(page) -> int:
@@ -123,13 +119,15 @@ def test_a_closed_page_gives_its_kernel_and_its_presence_back(server, browser, t
     pid = kernel_pid(page)
     store = open_store(server.store)
     try:
-        wait_until(lambda: "E" in store.connected(game_id))
-        assert server.status()["with_page"] >= 1
+        wait_until(lambda: "E" in store.connected(game_id), what="seat E shown connected")
+        wait_until(lambda: pid in server.status()["pids"], 60, "the page's kernel in the status")
+        wait_until(lambda: server.status()["with_page"] >= 1, 60, "a kernel with a page")
         page.close(run_before_unload=False)  # no beacon: as if the tab crashed
         # the server notices the websocket gone and stops the kernel after the grace
-        wait_until(lambda: not os.path.exists(f"/proc/{pid}"), timeout=GRACE + 60)
-        wait_until(lambda: "E" not in store.connected(game_id), timeout=30)
+        wait_until(lambda: process_gone(pid), GRACE + 120, "the closed page's kernel stopped")
+        # the status tells the truth at once: no dead kernel listed, not even for a moment
         assert pid not in server.status()["pids"]
+        wait_until(lambda: "E" not in store.connected(game_id), 60, "seat E shown away")
     finally:
         store.close()
         ctx.close()
@@ -172,7 +170,14 @@ def test_a_dead_kernel_shows_the_connection_lost_banner(server, browser, team_li
         open_page(page, seat.url)
         wait_for_board(page)
         assert page.locator("#hexclass-connection-lost").count() == 0
-        os.kill(kernel_pid(page), signal.SIGKILL)
+        pid = kernel_pid(page)
+        wait_until(lambda: pid in server.status()["pids"], 60, "the page's kernel in the status")
+        os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: process_gone(pid), 30, "the killed kernel's process gone")
+        # read at once, long before the server's sweep (every 2 s) has noticed the death
+        status = server.status()
+        assert pid not in status["pids"]
+        assert len(status["pids"]) == status["kernels"]
         banner = page.wait_for_selector("#hexclass-connection-lost", timeout=90_000)
         assert "Reload" in banner.inner_text()
         page.get_by_role("button", name="Reload").click()  # and the reload brings the seat back

@@ -29,6 +29,6 @@ def test_suggest_shows_orders_with_reasons_and_selects_the_platoon(hexclass_serv
     assert 'CA "' in text and "of thought" in text
     unit = re.search(r"\b([DEF][123]|M[12]|A[123]) (enters|moves)", text)
     if unit:  # a first order that moves a named platoon selects it on the board
-        wait_message(page, unit.group(1) + " selected", timeout=20_000)
+        wait_message(page, unit.group(1) + " selected", timeout=90_000)
     else:  # or the coach advises sitting the turn out, and says why
         assert "End the phase" in text

@@ -16,7 +16,7 @@ from classroom.combined_arms import Enter, legal_actions
 from classroom.sessions import GameFollower, create_class, open_store
 from classroom.sessions.store import INSTRUCTOR, ClassSettings
 
-from .conftest import button, click_hex, wait_for_widgets, wait_message
+from .conftest import ACTION_TIMEOUT_MS, button, click_hex, open_page, wait_for_board, wait_message
 
 pytestmark = pytest.mark.browser
 SEED = 33
@@ -27,9 +27,8 @@ def open_seat_page(browser, url, contexts):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     contexts.append(ctx)
     pg = ctx.new_page()
-    pg.goto(url)
-    wait_for_widgets(pg)
-    pg.wait_for_selector(".hexclass-seat .hexclass-ca-app canvas", timeout=90_000)
+    open_page(pg, url)
+    wait_for_board(pg, ".hexclass-seat .hexclass-ca-app canvas")
     return pg
 
 
@@ -60,7 +59,7 @@ def fresh(follower):
     return follower.state
 
 
-def body_has(pg, text, timeout=20_000):
+def body_has(pg, text, timeout=ACTION_TIMEOUT_MS):
     pg.wait_for_function("(t) => document.body.innerText.includes(t)", arg=text, timeout=timeout)
 
 
@@ -72,7 +71,7 @@ def free_entries(state, seat, taken):
     ]
 
 
-def wait_version(pg, version: int, timeout=60_000) -> None:
+def wait_version(pg, version: int, timeout=ACTION_TIMEOUT_MS) -> None:
     """Wait until the seat page has drawn the game at ``version`` (its team panel's mark).
 
     A teammate's move arriving later would write "Team: ..." over this page's message line,
@@ -138,15 +137,15 @@ def test_five_seats_simultaneous_moves_strict_commander_pause_and_a_seat_opened_
     wait_message(d, f"{target.unit} selected")
     click_hex(d, target.to)
     wait_message(d, "wait for the answer")
-    boss.get_by_role("button", name="Not yet").wait_for(timeout=20_000)
+    boss.get_by_role("button", name="Not yet").wait_for(timeout=90_000)
     button(boss, "Not yet")
-    boss.get_by_role("button", name="Not yet").wait_for(state="detached", timeout=20_000)
+    boss.get_by_role("button", name="Not yet").wait_for(state="detached", timeout=90_000)
     click_hex(d, target.to)
     wait_message(d, "not yet")
     fresh(follower)
     assert follower.state.units[target.unit].where == "off"  # nothing went in
     button(d, "Ask to act next")
-    boss.get_by_role("button", name="Let D go").wait_for(timeout=20_000)
+    boss.get_by_role("button", name="Let D go").wait_for(timeout=90_000)
     button(boss, "Let D go")
     body_has(d, "The commander says go")
     click_hex(d, target.to)  # D2 is still selected from the refused tries
@@ -156,11 +155,11 @@ def test_five_seats_simultaneous_moves_strict_commander_pause_and_a_seat_opened_
     # --- pause: orders, chat and queue stop; the instructor's broadcast still arrives
     assert store.set_game_status(game, "paused").ok
     body_has(d, "The instructor has paused the game")
-    d.get_by_role("button", name=re.compile("^Send")).wait_for(timeout=5_000)
+    d.get_by_role("button", name=re.compile("^Send")).wait_for(timeout=90_000)
     d.wait_for_function(
         "() => [...document.querySelectorAll('button')].some("
         "b => b.innerText.startsWith('Send') && b.disabled)",
-        timeout=20_000,
+        timeout=90_000,
     )
     assert store.post_message(game, INSTRUCTOR, "Hold on: think about the wood").ok
     body_has(d, "Hold on: think about the wood")
@@ -173,7 +172,7 @@ def test_five_seats_simultaneous_moves_strict_commander_pause_and_a_seat_opened_
     d.wait_for_function(
         "() => [...document.querySelectorAll('button')].some("
         "b => b.innerText.startsWith('Send') && !b.disabled)",
-        timeout=20_000,
+        timeout=90_000,
     )
 
     # --- the same seat link opened in a second browser: it watches, then takes over

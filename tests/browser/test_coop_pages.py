@@ -14,7 +14,16 @@ import pytest
 from classroom.combined_arms import DeclareFire, check
 from classroom.sessions import GameFollower, create_class, open_store
 
-from .conftest import button, click_hex, painted_fraction, wait_for_widgets, wait_message
+from .conftest import (
+    button,
+    click_hex,
+    open_page,
+    painted_fraction,
+    wait_for_board,
+    wait_for_widgets,
+    wait_message,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 SEED = 21
@@ -31,15 +40,14 @@ def team(hexclass_server, browser, artifacts):
         ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
         contexts.append(ctx)
         pg = ctx.new_page()
-        pg.goto(seats[name]["url"])
+        open_page(pg, seats[name]["url"])
         pages[name] = pg
     for pg in pages.values():
-        wait_for_widgets(pg)
-        pg.wait_for_selector(".hexclass-seat .hexclass-ca-app canvas", timeout=90_000)
+        wait_for_board(pg, ".hexclass-seat .hexclass-ca-app canvas")
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     contexts.append(ctx)
     console = ctx.new_page()
-    console.goto(links["instructor"]["url"])
+    open_page(console, links["instructor"]["url"])
     wait_for_widgets(console)
     console.wait_for_selector(".hx-teams tr[data-team='1']", timeout=90_000)
     pages_with_console = dict(pages)
@@ -72,11 +80,24 @@ def enter(pages, follower, seat, uid, h):
     everyone_sees(pages, seat, re.escape(f"{uid} enters at {label}"))
 
 
+def moved_on(follower, version: int) -> bool:
+    """The store holds an action past ``version`` (read afresh)."""
+    state(follower)
+    return follower.version > version
+
+
 def end_phase(pages, follower):
-    before = state(follower).turn
+    """The commander ends the phase and answers every choice until the next phase stands.
+
+    Waits for the click to reach the store first: read before it, a fire phase would look
+    already ended (the loop below stops at a fire phase or a new turn).
+    """
+    before, version = state(follower).turn, follower.version
     button(pages["support"], "End phase (e)")
+    wait_until(lambda: moved_on(follower, version), 120, "End phase in the store", every=0.1)
     s = state(follower)
     while s.pending is not None or (s.turn == before and s.phase != "friendly_fire"):
+        v, what = follower.version, "the next phase"  # the enemy phase still being played
         if s.pending is not None:  # the commander's choice: order of rolls or who breaks
             opt = s.pending.options[0]
             label = (
@@ -85,12 +106,8 @@ def end_phase(pages, follower):
                 else f"break {opt}"
             )
             pages["support"].get_by_role("button", name=label, exact=True).first.click()
-            v = follower.version
-            for _ in range(100):
-                pages["support"].wait_for_timeout(100)
-                if state(follower) and follower.version != v:
-                    break
-        pages["support"].wait_for_timeout(300)
+            what = f"the choice {label!r}"
+        wait_until(lambda v=v: moved_on(follower, v), 120, what, every=0.1)
         s = state(follower)
 
 
@@ -107,10 +124,10 @@ def test_five_seats_play_two_turns_together(team, artifacts):
     pages["E"].get_by_placeholder("what you want to do next").fill("E1 into the open")
     button(pages["E"], "Ask to act next")
     wait_message(pages["E"], "queue")
-    pages["support"].get_by_role("button", name="Let E go").wait_for(timeout=15_000)
+    pages["support"].get_by_role("button", name="Let E go").wait_for(timeout=90_000)
     button(pages["support"], "Let E go")
     pages["E"].wait_for_function(
-        "() => document.body.innerText.includes('granted')", timeout=15_000
+        "() => document.body.innerText.includes('granted')", timeout=90_000
     )
 
     # --- turn 1: every seat brings its platoons on; everyone sees every move
@@ -130,7 +147,7 @@ def test_five_seats_play_two_turns_together(team, artifacts):
     for pg in pages.values():
         pg.wait_for_function(
             "() => document.querySelector('.hx-bar').innerText.includes('Turn 2 of 20')",
-            timeout=30_000,
+            timeout=90_000,
         )
 
     # --- turn 2: a joint fire declaration by two seats on one hex
@@ -161,11 +178,11 @@ def test_five_seats_play_two_turns_together(team, artifacts):
         click_hex(pg, s.units[unit].hex)
         wait_message(pg, "Firers")
         click_hex(pg, target)
-        pg.wait_for_function("() => document.body.innerText.includes('Fire on ')", timeout=15_000)
+        pg.wait_for_function("() => document.body.innerText.includes('Fire on ')", timeout=90_000)
         button(pg, "Commit, keep open")
         wait_message(pg, "committed against")
     assert state(follower).declaration.firers == [a_unit, b_unit]
-    pages["support"].get_by_role("button", name="Resolve open fire").wait_for(timeout=15_000)
+    pages["support"].get_by_role("button", name="Resolve open fire").wait_for(timeout=90_000)
     for name, pg in pages.items():
         pg.screenshot(path=str(artifacts / f"coop-joint-fire-{name}.png"), full_page=True)
     button(pages["support"], "Resolve open fire")
@@ -180,14 +197,14 @@ def test_five_seats_play_two_turns_together(team, artifacts):
     for pg in pages.values():
         pg.wait_for_function(
             "() => document.querySelector('.hx-bar').innerText.includes('Turn 3 of 20')",
-            timeout=30_000,
+            timeout=90_000,
         )
     for name, pg in pages.items():
         pg.screenshot(path=str(artifacts / f"coop-turn3-{name}.png"), full_page=True)
     # the instructor's console follows the team live, and replays its game step by step
     console.wait_for_function(
         "() => (document.querySelector(\".hx-teams tr[data-team='1'] td.hx-turn\")||{}).innerText?.trim() === '3'",
-        timeout=20_000,
+        timeout=90_000,
     )
     console.screenshot(path=str(artifacts / "coop-instructor-live.png"), full_page=True)
     state(follower)
@@ -197,13 +214,13 @@ def test_five_seats_play_two_turns_together(team, artifacts):
     console.wait_for_function(
         "(v) => (document.querySelector('.hx-caption')||{}).innerText?.includes(`version ${v} of ${v}`)",
         arg=version,
-        timeout=20_000,
+        timeout=90_000,
     )
     console.get_by_role("button", name="◀ prev").click()
     console.wait_for_function(
         "(v) => document.querySelector('.hx-caption').innerText.includes(`version ${v - 1} of ${v}`)",
         arg=version,
-        timeout=20_000,
+        timeout=90_000,
     )
     console.screenshot(path=str(artifacts / "coop-instructor-replay.png"), full_page=True)
 
@@ -212,7 +229,7 @@ def test_five_seats_play_two_turns_together(team, artifacts):
     button(pages["F"], "Send")
     for pg in pages.values():
         pg.wait_for_function(
-            "() => document.body.innerText.includes('F company ready to move')", timeout=15_000
+            "() => document.body.innerText.includes('F company ready to move')", timeout=90_000
         )
 
 
@@ -247,16 +264,15 @@ def test_two_teams_of_five_play_to_the_end_with_the_console_following(
             ctx = browser.new_context(viewport={"width": 1300, "height": 950})
             contexts.append(ctx)
             pg = ctx.new_page()
-            pg.goto(s["url"])
+            open_page(pg, s["url"])
             pages.append((team["team"], s["seat"], pg))
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     contexts.append(ctx)
     console = ctx.new_page()
-    console.goto(links["instructor"]["url"])
+    open_page(console, links["instructor"]["url"])
     try:
         for _, _, pg in pages:
-            wait_for_widgets(pg)
-            pg.wait_for_selector(".hexclass-seat canvas", timeout=120_000)
+            wait_for_board(pg, ".hexclass-seat .hexclass-ca-app canvas")
         wait_for_widgets(console)
         console.wait_for_selector(".hx-teams tr[data-team='2']", timeout=90_000)
         # each team's D seat brings a platoon on by clicking; the rest of the battle is
@@ -291,20 +307,25 @@ def test_two_teams_of_five_play_to_the_end_with_the_console_following(
                     action = EndPhase("support")
                 assert cmd.submit(f.version, action), action
                 f.poll(force=True)
-        for t, seat, pg in pages:
+        for t, _seat, pg in pages:
             pg.wait_for_function(
                 "() => document.querySelector('.hx-bar').innerText.includes('Game over')",
                 timeout=60_000,
                 polling=50,
             )
-            expected = followers[t].state.result.total
-            assert f"{expected} points" in pg.locator(".hx-panel h3").first.inner_text(), (t, seat)
+            expected = f"{followers[t].state.result.total} points"
+            pg.wait_for_function(  # the score panel may be drawn just after the bar
+                "(x) => (document.querySelector('.hx-panel h3')||{}).innerText?.includes(x)",
+                arg=expected,
+                timeout=60_000,
+                polling=50,
+            )
         assert followers[1].state.result.turns == 20 and followers[2].state.result.turns == 5
         for t in (1, 2):
             console.wait_for_function(
                 "(t) => (document.querySelector(`.hx-teams tr[data-team='${t}']`)||{}).innerText?.includes('ended')",
                 arg=t,
-                timeout=30_000,
+                timeout=90_000,
                 polling=100,
             )
         pages[0][2].screenshot(

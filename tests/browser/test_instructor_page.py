@@ -55,7 +55,7 @@ def create_two_teams(page, server, artifacts) -> tuple[str, list[list[str]]]:
     page.get_by_label("Seed").fill("31")
     page.get_by_label("Class name").fill("Browser test")
     page.get_by_role("button", name="Create the class").click()
-    page.wait_for_selector(".hx-links[data-team='2']", timeout=20_000)
+    page.wait_for_selector(".hx-links[data-team='2']", timeout=90_000)
     page.screenshot(path=artifacts / "instructor-created.png", full_page=True)
     console = page.locator(".hx-console-link a").first.get_attribute("href")
     teams = [
@@ -87,7 +87,7 @@ def test_create_watch_pause_replay_and_refuse(hexclass_server, page, artifacts):
         # the console lists both teams at turn 1
         page.goto(console)
         wait_for_widgets(page)
-        page.wait_for_selector(".hx-teams tr[data-team='2']", timeout=30_000)
+        page.wait_for_selector(".hx-teams tr[data-team='2']", timeout=90_000)
         assert page.locator(".hx-teams tr[data-team]").count() == 2
         for t in (1, 2):
             assert (cell(page, t, "turn"), cell(page, t, "version")) == ("1", "0")
@@ -115,19 +115,29 @@ def test_create_watch_pause_replay_and_refuse(hexclass_server, page, artifacts):
         page.get_by_role("button", name="Reload the log").click()
         page.wait_for_function(
             "() => (document.querySelector('.hx-caption')||{}).innerText?.includes('version 3 of 3')",
-            timeout=15_000,
+            timeout=90_000,
         )
         page.get_by_role("button", name="◀ prev").click()
         page.get_by_role("button", name="◀ prev").click()
         page.wait_for_function(
             "() => document.querySelector('.hx-caption').innerText.includes('version 1 of 3')",
-            timeout=15_000,
+            timeout=90_000,
         )
-        assert "Enter" in page.locator(".hx-step").inner_text()
+        page.wait_for_function(
+            "() => (document.querySelector('.hx-step')||{}).innerText?.includes('Enter')"
+        )
         page.get_by_label("Seat view").select_option(label="D Company (D1-D3)")
         page.wait_for_function(
             "() => document.querySelector('.hx-seat-view').innerText.includes('D Company')",
-            timeout=15_000,
+            timeout=90_000,
+        )
+        page.wait_for_function(  # the replay board redrawn for the seat's view
+            """(sel) => { const c = document.querySelector(sel);
+                       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                       let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+                       return n / (c.width * c.height) > 0.3; }""",
+            arg=".hexclass-replay canvas",
+            polling=200,
         )
         assert painted_fraction(page, ".hexclass-replay canvas") > 0.3
         page.screenshot(path=artifacts / "instructor-replay.png", full_page=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import wait_for_widgets
+from tests.browser.conftest import settle, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def wait_for_text(page, text: str) -> None:
 def scroll_to_top(page, text: str) -> None:
     """Scroll so the element holding ``text`` sits at the top of the viewport."""
     page.get_by_text(text).first.evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(300)
+    settle(page)
 
 
 def first_image_src(page) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import canvas_point, painted_fraction, wait_for_widgets
+from tests.browser.conftest import canvas_point, painted_fraction, settle, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ def test_cherbourg_lesson_recomputes_the_column_and_rolls(voila, page, artifacts
     check.get_by_role("button", name="Check").click()
     wait_for_text(page, "13/5 = 2.6 and the fraction is dropped")
     page.locator(".hexclass-cherbourg-crt").evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(300)
+    settle(page)
     page.screenshot(path=str(artifacts / "lesson-cherbourg-combat-table.png"))
 
 
@@ -76,5 +76,5 @@ def test_movement_lesson_adds_an_order_with_a_canvas_click(voila, page, artifact
     assert value == "3,2,3,2,3,2,3,3"
     assert painted_fraction(page, selector) > 0.5
     page.locator(selector).first.evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(300)
+    settle(page)
     page.screenshot(path=str(artifacts / "lesson-movement-timing.png"))

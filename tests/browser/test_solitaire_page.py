@@ -28,9 +28,11 @@ from .conftest import (
     button,
     click_hex,
     painted_fraction,
+    wait_for_board,
     wait_for_widgets,
     wait_message,
 )
+from .conftest import open_page as navigate
 
 pytestmark = pytest.mark.browser
 SEED = 11
@@ -39,9 +41,8 @@ GEOMETRY = board_geometry()
 
 
 def open_page(page, server, seed=SEED):
-    page.goto(server.url(f"classroom/pages/solitaire.ipynb?seed={seed}"), timeout=120_000)
-    wait_for_widgets(page)
-    page.wait_for_selector(".hexclass-ca-app canvas", timeout=90_000)
+    navigate(page, server.url(f"classroom/pages/solitaire.ipynb?seed={seed}"))
+    wait_for_board(page)  # drawn, and the kernel idle after running the page
     page.wait_for_function("() => document.querySelector('.hx-bar') !== null", timeout=60_000)
 
 
@@ -57,19 +58,19 @@ def end_phase(page, local):
             if hasattr(choice, "hexes")
             else f"break {choice.unit}"
         )
-        page.get_by_role("button", name=label, exact=True).first.wait_for(timeout=15_000)
+        page.get_by_role("button", name=label, exact=True).first.wait_for(timeout=90_000)
         button(page, label)
         apply(local, choice)
     if local.turn != before:
         page.wait_for_function(
             "(t) => document.querySelector('.hx-bar').innerText.includes('Turn ' + t + ' of 20')",
             arg=local.turn,
-            timeout=30_000,
+            timeout=90_000,
         )
     else:
         page.wait_for_function(
             "() => document.querySelector('.hx-pill.now').innerText.includes('Fire')",
-            timeout=15_000,
+            timeout=90_000,
         )
 
 
@@ -139,7 +140,7 @@ def test_two_full_turns_by_clicking(hexclass_server, page, artifacts):
         wait_message(page, "Firers")
     click_hex(page, target)
     odds = fire_odds(local, target, list(firers))
-    page.wait_for_function("() => document.body.innerText.includes('Fire on ')", timeout=15_000)
+    page.wait_for_function("() => document.body.innerText.includes('Fire on ')", timeout=90_000)
     panel = page.locator(".hx-panel", has_text="Fire on ").first.inner_text()
     assert f"{float(odds.pin):.0%}" in panel and "range" in panel
     page.screenshot(path=str(artifacts / "solitaire-04-odds.png"), full_page=True)
@@ -152,7 +153,7 @@ def test_two_full_turns_by_clicking(hexclass_server, page, artifacts):
 
     # --- the page's log is exactly the local game's log
     page.get_by_role("tab", name="Game log").click()
-    page.wait_for_selector(".hx-log table tr >> nth=2", timeout=15_000)
+    page.wait_for_selector(".hx-log table tr >> nth=2", timeout=90_000)
     shown = page.locator(".hx-log table tr td:nth-child(4)").all_inner_texts()
     expected = [e.text for e in reversed(local.events)][: len(shown)]
     assert shown == expected
@@ -165,7 +166,10 @@ def test_resized_window_keeps_clicks_on_the_right_hex(hexclass_server, page, art
     rear = [h for h in local.board.friendly_edge if h not in local.board.road_set]
     enter(page, local, "D1", rear[0])
     page.set_viewport_size({"width": 560, "height": 900})
-    page.wait_for_timeout(500)
+    page.wait_for_function(  # the page has laid the board out again for the narrow window
+        "(w) => document.querySelector('.hexclass-ca-app canvas').getBoundingClientRect().width < w",
+        arg=GEOMETRY.width,
+    )
     box = page.locator(".hexclass-ca-app canvas").first.bounding_box()
     assert box["width"] < GEOMETRY.width  # the board really is drawn smaller now
     enter(page, local, "D2", rear[4])
@@ -181,7 +185,14 @@ def test_a_late_browser_sees_the_whole_board(hexclass_server, browser, artifacts
     ctx = browser.new_context(viewport={"width": 1200, "height": 900})
     pg = ctx.new_page()
     open_page(pg, hexclass_server, seed=SEED + 1)
-    pg.wait_for_timeout(800)
+    # a blank board never gets there (the test's timeout), a repainted one soon does
+    pg.wait_for_function(
+        """() => { const c = document.querySelector('.hexclass-ca-app canvas');
+                   const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                   let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+                   return n / (c.width * c.height) > 0.5; }""",
+        polling=200,
+    )
     assert painted_fraction(pg) > 0.5
     pg.screenshot(path=str(artifacts / "solitaire-07-late-browser.png"))
     ctx.close()
@@ -205,7 +216,7 @@ def test_play_lesson_renders_as_a_page(hexclass_server, page, artifacts):
     button(page, "D1")
     wait_message(page, "D1 selected")
     page.wait_for_function(
-        "() => document.body.innerText.includes('Chance to pin')", timeout=30_000
+        "() => document.body.innerText.includes('Chance to pin')", timeout=90_000
     )
     page.screenshot(path=str(artifacts / "lesson-play-combined-arms.png"), full_page=True)
 
@@ -219,7 +230,7 @@ def test_keyboard_shortcuts_on_the_board(hexclass_server, page, artifacts):
     page.keyboard.press("Escape")
     page.keyboard.press("e")  # end the move phase
     page.wait_for_function(
-        "() => document.querySelector('.hx-pill.now').innerText.includes('Fire')", timeout=15_000
+        "() => document.querySelector('.hx-pill.now').innerText.includes('Fire')", timeout=90_000
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import wait_for_widgets
+from tests.browser.conftest import settle, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -65,10 +65,10 @@ def test_variant_lesson_deploys_with_a_canvas_click_and_checks_an_answer(voila, 
     page.get_by_text("Try it: deploy in secret").first.evaluate(
         "e => e.scrollIntoView({block: 'start'})"
     )
-    page.wait_for_timeout(300)
+    settle(page)
     page.screenshot(path=str(artifacts / "lesson-enemy-player-variant.png"))
     page.get_by_text("Why the constraints make deployments calculable").first.evaluate(
         "e => e.scrollIntoView({block: 'start'})"
     )
-    page.wait_for_timeout(300)
+    settle(page)
     page.screenshot(path=str(artifacts / "lesson-enemy-player-variant-counts.png"))

@@ -24,7 +24,7 @@ def hexclass(*args, env_store=None):
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=180,
     )
 
 

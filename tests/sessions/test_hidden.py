@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 
 import pytest
 
@@ -41,8 +42,10 @@ def five_plus_one(store):
     return made.teams[0].game_id
 
 
-def wait_published(ref, game_id):
-    for _ in range(400):
+def wait_published(ref, game_id, timeout: float = 120.0):
+    """Poll until the referee has published the game (generous: a busy machine)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         if ref.published.get(game_id) is not None:
             return
         threading.Event().wait(0.01)

@@ -101,15 +101,17 @@ def test_kill_9_of_the_server_mid_game_then_every_game_resumes_identically(own_s
     ]
     try:
         for w in workers:
-            assert w.wait_for(20, 120), "the workers acknowledged nothing before the crash"
+            assert w.wait_for(20, 240), "the workers acknowledged nothing before the crash"
         for crash in range(2):  # crash, restart, and again
             own_server.kill()  # kill -9 of the postmaster and every backend, mid-stream
+            # kill() returns once every server process is gone; the outage then lasts a
+            # second on purpose (the workers' submits fail meanwhile): a duration, not a wait
             time.sleep(1.0)
-            own_server.start()  # crash recovery from the WAL
+            own_server.start()  # crash recovery from the WAL; returns once it accepts
             before = [len(w.lines) for w in workers]
             for w, n in zip(workers, before):
                 # the same processes carry on: their pools and listeners reconnected
-                assert w.wait_for(n + 15, 120), (
+                assert w.wait_for(n + 15, 240), (
                     f"a worker never resumed after crash {crash + 1} "
                     f"(exit code {w.proc.poll()}, {len(w.lines)} acks)"
                 )
@@ -178,7 +180,7 @@ def test_connections_cut_under_a_follower_it_says_reconnecting_and_loses_nothing
         # B plays while A's listener is away: the NOTIFY goes nowhere on A
         assert b.submit(g, 0, "D", first).ok
         assert b.post_message(g, "E", "moving up").ok
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a poll: generous
         while a.connection_state() != "connected" or f.version < 1:
             assert time.monotonic() < deadline, "the follower never caught up"
             try:
@@ -213,7 +215,7 @@ def test_a_stopped_server_gives_typed_refusals_then_everything_resumes(own_serve
             f.poll(force=True)
         assert s.connection_state() == "reconnecting"
         own_server.start()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a poll: generous
         while s.connection_state() != "connected":
             assert time.monotonic() < deadline, "never reconnected"
             time.sleep(0.05)
@@ -221,7 +223,7 @@ def test_a_stopped_server_gives_typed_refusals_then_everything_resumes(own_serve
         # during which a submit is refused BUSY (as a page shows it): retry, as pages do.
         r = s.submit(g, 0, "support", EndPhase("support"))
         while not r.ok and r.kind is Refusal.BUSY:
-            assert time.monotonic() < deadline + 30, f"orders still refused: {r.message}"
+            assert time.monotonic() < deadline + 60, f"orders still refused: {r.message}"
             time.sleep(0.2)
             r = s.submit(g, 0, "support", EndPhase("support"))
         assert r.ok, r  # version 0 still current: nothing was half-done while it was down

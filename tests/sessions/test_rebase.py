@@ -68,7 +68,7 @@ def run_at_once(db, game, orders: dict, version: int, tmp_path) -> dict:
         for seat, a in orders.items()
     }
     for p in procs.values():
-        assert p.wait(timeout=60) == 0
+        assert p.wait(timeout=180) == 0
     return {seat: json.loads((tmp_path / f"{seat}.json").read_text()) for seat in orders}
 
 
