@@ -28,6 +28,7 @@ from classroom.sessions.policy import messages_left
 from classroom.sessions.store import StoreError
 
 from .ca_app import GameApp
+from .ca_controller import OWN, ROUTINE
 
 POLL_SECONDS = 0.05
 HEARTBEAT_SECONDS = 5.0
@@ -57,21 +58,41 @@ class SharedGame:
         self.on_update = on_update
         self.viewer = False  # another browser commands this seat
         self.last_result = None
+        self.refused_kind = None  # the store's reason for the last refusal (e.g. paused)
+        self._drawn_at = None  # the version this seat's order was drawn from
 
     @property
     def state(self):
         return self.follower.state
 
+    def catch_up(self) -> None:
+        """Before an order: draw what teammates did since the last poll, as their news.
+
+        The order still goes with the version it was drawn from (the store rebases it or
+        says the board changed), and what the store then sends back is this seat's own.
+        """
+        self._drawn_at = self.follower.version
+        try:
+            update = self.follower.poll()
+        except (StoreError, ConnectionError):  # the submit says what is wrong
+            return
+        if update.board_changed and self.on_update is not None:
+            self.on_update(update)
+
     def submit(self, action) -> str | None:
+        self.refused_kind = None
+        drawn_at, self._drawn_at = self._drawn_at, None
         if self.viewer:
             return VIEWER_MESSAGE
         try:
-            result = self.session.submit(self.follower.version, action)
+            version = self.follower.version if drawn_at is None else drawn_at
+            result = self.session.submit(version, action)
         except StoreError as exc:  # read-only, full or damaged store: say so, keep the page
             return f"Your order was not sent: {exc}"
         self.last_result = result
         if result:
             return None
+        self.refused_kind = str(result.kind)
         update = result.update
         if update is not None and update.board_changed and self.on_update is not None:
             self.on_update(update)  # the new board first, then the reason
@@ -104,6 +125,7 @@ class SeatApp:
         self._ready_sync = False  # set while the page moves the ready toggle itself
         self._ready_key = None  # (turn, phase) the ready toggle belongs to
         self._revision = None  # the game row's revision at the last poll
+        self._status = None  # the store's status (running, paused, ended) last drawn
         self.header = W.HTML()
         self.chat_log = W.HTML()
         self.chat_text = W.Text(placeholder="message to your team", layout=W.Layout(width="260px"))
@@ -111,7 +133,6 @@ class SeatApp:
             description="Send", button_style="info", layout=W.Layout(width="auto")
         )
         self.chat_send.on_click(lambda _: self.on_send())
-        self.chat_text.on_submit(lambda _: self.on_send())
         self.queue_html = W.HTML()
         self.ask_note = W.Text(
             placeholder="what you want to do next", layout=W.Layout(width="220px")
@@ -281,6 +302,8 @@ class SeatApp:
                 f'<span style="color:{seat.colour}">{on} {html.escape(seat.title)}{me}{ready}</span>'
             )
         status = f.status
+        if status != self._status:
+            self._status_changed(status)
         banner = ""
         if status == "paused":
             banner = '<div class="hx-msg-bad">The instructor has paused the game.</div>'
@@ -311,6 +334,19 @@ class SeatApp:
         self.ready_button.disabled = idle
         self._sync_ready(s)
         self.hold_html.value = self._hold_html()
+
+    def _status_changed(self, status: str) -> None:
+        """Paused, resumed or ended: said once; a refusal the pause caused is taken back."""
+        first, self._status = self._status is None, status
+        m = self.app.ctl.message
+        if status == "running" and m.cause == Refusal.PAUSED:
+            self.app.say("The instructor has resumed the game: carry on.", level=ROUTINE)
+        elif status == "paused" and not first:
+            self.app.ctl.offer("The instructor has paused the game.", OWN, bad=True)
+            self.app._show_message()
+        elif status == "ended" and not first:
+            self.app.ctl.offer("The instructor has ended the game.", OWN)
+            self.app._show_message()
 
     def messages_left(self, turn: int) -> int | None:
         """From the follower's copy: the class's rules and this seat's messages this turn."""
@@ -395,7 +431,7 @@ class SeatApp:
         if result:
             self.app.say(done)
         else:
-            self.app.say(result.message, bad=True)
+            self.app.say(result.message, bad=True, cause=str(result.kind))
         self.game.follower.poll(force=True)
         self.refresh_team()
 

@@ -58,7 +58,7 @@ class DefenderApp:
             layout=W.Layout(width="auto"),
         )
         self.play_box = W.VBox([self.prompt, self.choices, self.hint, self.play_on])
-        self.log = W.HTML(layout=W.Layout(max_height="260px", overflow_y="auto"))
+        self.log = W.HTML(layout=W.Layout(max_height="260px", overflow="auto"))
         side = W.VBox(
             [self.deploy_box, self.play_box, self.message, self.log],
             layout=W.Layout(width="380px", min_width="320px"),
