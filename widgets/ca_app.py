@@ -282,9 +282,12 @@ class GameApp:
         self.widget = W.VBox([top, self.caption_html, main])
         self.widget.add_class("hexclass-ca-app")
 
-    def add_side_panel(self, panel) -> None:
-        """Put another panel (e.g. a co-op team panel) under the controls."""
-        self.side.children = (*self.side.children, panel)
+    def add_side_panel(self, panel, before=None) -> None:
+        """Put another panel (e.g. a co-op team panel) under the controls, or just above
+        the ``before`` widget of the side column."""
+        children = list(self.side.children)
+        at = children.index(before) if before in children else len(children)
+        self.side.children = (*children[:at], panel, *children[at:])
 
     def _button(self, label, tip, handler, style="", width=None, redraw=True):
         b = W.Button(

@@ -18,6 +18,7 @@ import asyncio
 import atexit
 import datetime as dt
 import html
+import time
 import uuid
 
 import ipywidgets as W
@@ -29,9 +30,16 @@ from classroom.sessions.store import StoreError
 
 from .ca_app import GameApp
 from .ca_controller import OWN, ROUTINE
+from .ca_reports import enemy_summary, last_enemy_phase
 
 POLL_SECONDS = 0.05
 HEARTBEAT_SECONDS = 5.0
+# The browser ticks a hidden Play widget every second; a kernel that has heard no tick for
+# BROWSER_GONE_SECONDS takes the seat out of the presence table (a closed tab, a lost
+# network or a laptop lid), instead of heartbeating through the server's reload grace.
+BROWSER_TICK_MS = 1000
+BROWSER_GONE_SECONDS = 3.0
+NUDGE_SECONDS = 2.0
 RECONNECTING = (
     '<div class="hx-msg-bad" data-hx="reconnecting">Reconnecting to the game store… '
     "the board will catch up by itself; an order sent now is refused, never half-done.</div>"
@@ -152,9 +160,17 @@ class SeatApp:
         )
         self.take_over.on_click(lambda _: self.on_take_over())
         self.hold_html = W.HTML()
+        self.pulse = W.Play(
+            value=0,
+            min=0,
+            max=10**9,
+            interval=BROWSER_TICK_MS,
+            repeat=True,
+            show_repeat=False,
+            layout=W.Layout(display="none"),
+        )
         team_panel = W.VBox(
             [
-                W.HTML("<b>Team messages</b>"),
                 self.chat_log,
                 W.HBox([self.chat_text, self.chat_send]),
                 W.HTML(
@@ -166,24 +182,43 @@ class SeatApp:
                 self.decide_box,
                 self.ready_button,
             ],
-            layout=W.Layout(border="1px solid #ddd", padding="6px", margin="8px 0 0 0"),
         )
-        self.app.add_side_panel(team_panel)
-        from .coach import mount_coach  # the Suggest button (issue 13), a panel of its own
+        from .coach import CoachPanel  # the Suggest button (issue 13), a tab of its own
 
-        mount_coach(self.app)
-        self.widget = W.VBox([self.header, self.notice, self.take_over, self.app.widget])
+        self.app.coach = CoachPanel(self.app)
+        # the team panel sits under this seat's controls, above the tracks, so the board,
+        # the controls, the message line and the team fit one 1366x768 screen
+        self.side_tabs = W.Tab(
+            children=[team_panel, self.app.coach.widget],
+            layout=W.Layout(margin="6px 0 0 0"),
+        )
+        self.side_tabs.set_title(0, "Team")
+        self.side_tabs.set_title(1, "Coach")
+        self.side_tabs.add_class("hx-team-tabs")
+        self.app.add_side_panel(self.side_tabs, before=self.app.tracks_html)
+        self.widget = W.VBox([self.header, self.notice, self.take_over, self.app.widget, self.pulse])
         self.widget.add_class("hexclass-seat")
         self._last_heartbeat = 0.0
+        self.clock = time.monotonic  # tests may turn it
+        self._build_pulse()
         self.heartbeat()
         self.claim()
         # The server shuts a page's kernel down when its browser leaves; leaving the
         # presence table on the way out shows the seat as gone at once, not 15 s later.
         atexit.register(self.leave)
+        self._say_last_report()
         self.refresh_team()
         self._task = None
         if poll:
             self.start()
+
+    def _say_last_report(self) -> None:
+        """A page opened (or reloaded) after an enemy phase says what mattered in it."""
+        state = self.game.state
+        enemy = last_enemy_phase(state)
+        if enemy and enemy[-1].turn == state.turn - 1 and not state.acted_this_turn:
+            self.app.ctl.offer(enemy_summary(state, enemy), ROUTINE)
+            self.app._show_message()
 
     # --- polling ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -211,9 +246,8 @@ class SeatApp:
 
     def poll_once(self) -> bool:
         """Catch up with the store; redraw only what changed. True if anything did."""
-        import time
-
-        if time.monotonic() - self._last_heartbeat > HEARTBEAT_SECONDS:
+        self._check_browser()
+        if not self.away and self.clock() - self._last_heartbeat > HEARTBEAT_SECONDS:
             self.heartbeat()
         upd = self.game.follower.poll()
         revision = self.game.follower.info.revision
@@ -267,11 +301,38 @@ class SeatApp:
             self.app.say("You command this seat from this browser now.")
         self.refresh_team()
 
-    def heartbeat(self) -> None:
-        import time
+    # --- presence: is the browser still there? ----------------------------------------------
+    def _build_pulse(self) -> None:
+        self.away = False  # the browser stopped ticking: the seat is out of the presence table
+        self._pulse_at = None  # when the browser last ticked (None: not yet)
+        self._nudged_at = float("-inf")
+        self.pulse.observe(lambda _: self.on_pulse(), names="value")
 
+    def on_pulse(self) -> None:
+        """A tick from the browser: the page is open (back again, if it was away)."""
+        self._pulse_at = self.clock()
+        if self.away:
+            self.away = False
+            self.heartbeat()
+
+    def _check_browser(self) -> None:
+        now = self.clock()
+        quiet = self._pulse_at is None or now - self._pulse_at > 2 * BROWSER_TICK_MS / 1000
+        if quiet and now - self._nudged_at > NUDGE_SECONDS:
+            # (re)start the browser's timer: a Play widget runs once told to play after
+            # its view exists, so telling it again is how a fresh page starts ticking
+            self._nudged_at = now
+            self.pulse.playing = False
+            self.pulse.playing = True
+        if self._pulse_at is None or self.away:
+            return  # no browser ever ticked (e.g. no page at all): the heartbeat decides
+        if now - self._pulse_at > BROWSER_GONE_SECONDS:
+            self.away = True
+            self.leave()
+
+    def heartbeat(self) -> None:
         self.session.heartbeat(self.client)
-        self._last_heartbeat = time.monotonic()
+        self._last_heartbeat = self.clock()
         self._reclaim_if_free()
 
     def _reclaim_if_free(self) -> None:
@@ -295,12 +356,8 @@ class SeatApp:
         layout = self.session.layout
         people = []
         for seat in layout.seats:
-            on = "●" if seat.name in f.connected else "○"
-            ready = " ✓" if seat.name in f.ready else ""
-            me = " (you)" if seat.name == self.session.seat else ""
-            people.append(
-                f'<span style="color:{seat.colour}">{on} {html.escape(seat.title)}{me}{ready}</span>'
-            )
+            me = seat.name == self.session.seat
+            people.append(_chip(seat, seat.name in f.connected, seat.name in f.ready, me))
         status = f.status
         if status != self._status:
             self._status_changed(status)
@@ -313,11 +370,11 @@ class SeatApp:
         self.header.value = (
             # data-version: how many actions this page has drawn (public: the log's
             # length), a readiness mark for tests and tools, never a secret
-            f'<div class="hx-panel" data-version="{self._shown_version}">'
-            f"<b>Team {self.session.team}</b> — you are "
+            f'<div class="hx-panel hx-seat-head" data-version="{self._shown_version}">'
+            f"{SEAT_STYLE}<b>Team {self.session.team}</b> — you are "
             f'<b style="color:{self.session.info.colour}">{html.escape(self.session.info.title)}</b> '
             f"({', '.join(sorted(self.session.info.units)) or 'no platoons'}). "
-            f"Team: {' · '.join(people)}{banner}</div>"
+            f"{' '.join(people)} {PRESENCE_LEGEND}{banner}</div>"
         )
         self.chat_log.value = self._chat_html()
         self.queue_html.value = self._queue_html()
@@ -394,7 +451,7 @@ class SeatApp:
                 f'<div><small>{at} t{m.turn}</small> <b style="color:{colour}">{html.escape(title)}</b>: '
                 f"{html.escape(m.text)}</div>"
             )
-        return f'<div class="hx-panel hx-log" style="max-height:180px">{"".join(rows) or "<i>no messages yet</i>"}</div>'
+        return f'<div class="hx-panel hx-log" style="max-height:96px">{"".join(rows) or "<i>no messages yet</i>"}</div>'
 
     def _queue_html(self) -> str:
         reqs = self.game.follower.requests
@@ -458,6 +515,37 @@ class SeatApp:
         if self._ready_sync:
             return
         self._result(self.session.set_ready(ready), "Marked ready." if ready else "Not ready.")
+
+
+SEAT_STYLE = """<style>
+.hx-seat-head {line-height:1.9}
+.hx-chip {display:inline-block; border:1px solid #ccc; border-radius:12px; padding:0 8px;
+  margin-right:3px; font-size:13px; background:#fafafa; white-space:nowrap}
+.hx-chip.away {background:#eee; color:#666 !important; border-style:dashed}
+.hx-chip .hx-mark {font-weight:bold; font-size:14px}
+.hx-chip .hx-done {color:#1b5e20; font-weight:bold}
+.hx-legend-line {font-size:12px; color:#555; white-space:nowrap}
+.hexclass-seat .hx-team-tabs .lm-TabBar-tab, .hexclass-seat .hx-team-tabs .p-TabBar-tab {min-width:0}
+</style>"""
+PRESENCE_LEGEND = (
+    '<span class="hx-legend-line" title="who is on the game page now, and who has pressed '
+    "I'm done this phase\">(● on the page · ○ away: page closed · ✓ done this phase)</span>"
+)
+
+
+def _chip(seat, here: bool, done: bool, me: bool) -> str:
+    """One teammate in the header: present or away, and done with the phase or not."""
+    name = short_title(seat.title) + (" (you)" if me else "")
+    mark = "●" if here else "○"
+    state = "on the page" if here else "away"
+    tail = ' <span class="hx-done">✓ done</span>' if done else ""
+    away = "" if here else " <small>away</small>"
+    return (
+        f'<span class="hx-chip{"" if here else " away"}" data-seat="{html.escape(seat.name)}" '
+        f'data-present="{int(here)}" title="{html.escape(seat.title)}: {state}'
+        f'{", done this phase" if done else ""}" style="color:{seat.colour}">'
+        f'<span class="hx-mark">{mark}</span> {html.escape(name)}{away}{tail}</span>'
+    )
 
 
 def short_title(title: str) -> str:
