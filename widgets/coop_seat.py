@@ -192,7 +192,7 @@ class SeatApp:
             children=[team_panel, self.app.coach.widget],
             layout=W.Layout(margin="6px 0 0 0"),
         )
-        self.side_tabs.set_title(0, "Team")
+        self.side_tabs.set_title(0, "Team messages")
         self.side_tabs.set_title(1, "Coach")
         self.side_tabs.add_class("hx-team-tabs")
         self.app.add_side_panel(self.side_tabs, before=self.app.tracks_html)
