@@ -167,3 +167,37 @@ def test_fire_declared_alone_still_reads_committed(kernels):
     armour = kernels(tokens["armour"])
     armour.app.act(DeclareFire("armour", hex_named(armour.game.state, "6i"), ("A1",), resolve=False))
     assert "committed against 6i" in line(armour)
+
+
+def test_a_page_whose_browser_stops_ticking_leaves_and_comes_back(kernels):
+    tokens = make(kernels)
+    d = kernels(tokens["D"])
+    store, game = d.session.store, d.session.game_id
+    now = [100.0]
+    d.clock = lambda: now[0]
+    d.poll_once()
+    assert d.pulse.playing  # the page tells the browser's timer to run
+    d.pulse.value += 1  # a tick from the browser
+    assert "D" in store.connected(game)
+    now[0] += 2.5
+    d.poll_once()
+    assert "D" in store.connected(game) and not d.away  # a slow tick is not a closed page
+    now[0] += 1.0
+    d.poll_once()  # 3.5 s without a tick: the browser has gone
+    assert d.away and "D" not in store.connected(game)
+    now[0] += 10
+    d.poll_once()
+    assert "D" not in store.connected(game)  # no heartbeat while away
+    d.pulse.value += 1  # the browser is back (a network blip)
+    assert not d.away and "D" in store.connected(game)
+
+
+def test_a_page_that_never_ticked_keeps_its_heartbeat(kernels):
+    tokens = make(kernels)
+    d = kernels(tokens["D"])
+    now = [100.0]
+    d.clock = lambda: now[0]
+    for _ in range(5):
+        now[0] += 4.0
+        d.poll_once()
+    assert not d.away and "D" in d.session.store.connected(d.session.game_id)
