@@ -152,7 +152,10 @@ def read_events(state, events) -> Reading | None:
         return None
     score = [e for e in events if e.kind == "score"]
     if score:
-        return Reading(f"{score[-1].text} (see the Score tab)", "over")
+        final = [e for e in events if e.phase == "over" and e.kind in ENEMY_REPORT_KINDS]
+        revealed = mattered(state, final)
+        tail = f"\nFinal reveal: {'; '.join(revealed)}" if revealed else ""
+        return Reading(f"{score[-1].text.splitlines()[0]} (see the Score tab){tail}", "over")
     enemy = [e for e in events if e.phase == "enemy" and e.kind in ENEMY_REPORT_KINDS]
     if enemy:
         return Reading(enemy_summary(state, last_enemy_phase(state) or enemy), "report")

@@ -365,7 +365,7 @@ class SeatApp:
         if status == "paused":
             banner = '<div class="hx-msg-bad">The instructor has paused the game.</div>'
         elif status == "ended":
-            banner = '<div class="hx-msg-bad">The game has ended.</div>'
+            banner = f'<div class="hx-msg-bad">{html.escape(ended_words(s))}</div>'
         self._shown_version = self.game.follower.version
         self.header.value = (
             # data-version: how many actions this page has drawn (public: the log's
@@ -401,8 +401,9 @@ class SeatApp:
         elif status == "paused" and not first:
             self.app.ctl.offer("The instructor has paused the game.", OWN, bad=True)
             self.app._show_message()
-        elif status == "ended" and not first:
-            self.app.ctl.offer("The instructor has ended the game.", OWN)
+        elif status == "ended" and not first and self.game.state.result is None:
+            # (a game the engine scored says so through its events: the score and reveals)
+            self.app.ctl.offer(ended_words(self.game.state), OWN)
             self.app._show_message()
 
     def messages_left(self, turn: int) -> int | None:
@@ -546,6 +547,14 @@ def _chip(seat, here: bool, done: bool, me: bool) -> str:
         f'{", done this phase" if done else ""}" style="color:{seat.colour}">'
         f'<span class="hx-mark">{mark}</span> {html.escape(name)}{away}{tail}</span>'
     )
+
+
+def ended_words(state) -> str:
+    """The game's end as the engine scored it (CA "Victory"), or just that it ended."""
+    if state.result is None:
+        return "The game has ended."
+    verdict = "Victory" if state.result.won else "Defeat"
+    return f"The game has ended: {verdict}, {state.result.total} points (see the Score tab)."
 
 
 def short_title(title: str) -> str:

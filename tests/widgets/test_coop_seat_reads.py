@@ -201,3 +201,21 @@ def test_a_page_that_never_ticked_keeps_its_heartbeat(kernels):
         now[0] += 4.0
         d.poll_once()
     assert not d.away and "D" in d.session.store.connected(d.session.game_id)
+
+
+def test_an_ended_game_reads_the_engines_score_on_every_seat(kernels):
+    from classroom.combined_arms import EndGame
+
+    tokens = make(kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict())
+    boss, d = kernels(tokens["support"]), kernels(tokens["D"])
+    assert boss.app.act(EndPhase("support"))  # into turn 12's move phase
+    d.poll_once()
+    assert boss.app.act(EndGame("support")), line(boss)
+    boss.poll_once()  # the page's loop redraws the team panel after its own order
+    d.poll_once()
+    result = d.game.state.result
+    assert result is not None
+    verdict = "Victory" if result.won else "Defeat"
+    for seat in (boss, d):
+        assert f"Score {result.total}" in line(seat), line(seat)
+        assert f"{verdict}, {result.total} points" in seat.header.value
