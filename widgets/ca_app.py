@@ -400,8 +400,9 @@ class GameApp:
         m = self.ctl.message
         cls = "hx-msg-bad" if m.bad else "hx-msg-ok"
         team = ""
-        if self.team_news:  # teammates' latest moves, beside (never over) this seat's line
-            team = '<div class="hx-team-line">' + "<br>".join(map(P.esc, self.team_news)) + "</div>"
+        news = [t for t in self.team_news if t not in m.text]  # not twice on one panel
+        if news:  # teammates' latest moves, beside (never over) this seat's line
+            team = '<div class="hx-team-line">Team: ' + "<br>Team: ".join(map(P.esc, news)) + "</div>"
         self.message.value = (
             f'<div class="hx-panel hx-message {cls}" data-level="{m.level}">'
             f'<div class="hx-line">{P.lines(m.text)}</div>{team}</div>'

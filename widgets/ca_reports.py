@@ -137,9 +137,10 @@ def mattered(state, events) -> list[str]:
 def enemy_summary(state, events) -> str:
     """One paragraph for the message line: the phase's turn and what mattered."""
     turn = events[0].turn if events else state.turn
-    items = mattered(state, events)
-    body = "; ".join(items) if items else "nothing revealed, no hits on your platoons"
-    return f"Enemy phase, turn {turn}: {body}. (Details: Enemy phase tab.)"
+    items = mattered(state, events) or ["nothing revealed, no hits on your platoons"]
+    lines = [f"Enemy phase, turn {turn}, what mattered (details: Enemy phase tab):"]
+    lines.extend(f"• {t}" for t in items)
+    return "\n".join(lines)
 
 
 # --- a batch of events, read for one seat ---------------------------------------------------

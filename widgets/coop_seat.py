@@ -526,7 +526,9 @@ SEAT_STYLE = """<style>
 .hx-chip .hx-mark {font-weight:bold; font-size:14px}
 .hx-chip .hx-done {color:#1b5e20; font-weight:bold}
 .hx-legend-line {font-size:12px; color:#555; white-space:nowrap}
-.hexclass-seat .hx-team-tabs .lm-TabBar-tab, .hexclass-seat .hx-team-tabs .p-TabBar-tab {min-width:0}
+.hexclass-seat .hx-team-tabs .widget-tab-contents,
+.hexclass-seat .hx-team-tabs .lm-TabPanel-stackedPanel {padding:4px 8px}
+.hexclass-seat .hx-team-tabs ol {margin:2px 0; padding-left:20px}
 </style>"""
 PRESENCE_LEGEND = (
     '<span class="hx-legend-line" title="who is on the game page now, and who has pressed '

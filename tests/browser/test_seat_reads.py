@@ -108,10 +108,19 @@ def test_a_page_closed_without_a_word_shows_as_away_within_5_s(fire_lane):
 
 
 def test_the_seat_page_fits_1366x768(fire_lane, artifacts):
-    page = fire_lane("support")
+    page = fire_lane("support")  # the overall commander's page: the most it ever holds
+    boss = open_seat(fire_lane.store, fire_lane.seats["support"].token)
+    v = fire_lane.store.game(fire_lane.game_id).version
+    assert boss.submit(v, EndPhase("support"))  # an enemy phase to report
+    page.wait_for_selector(".hx-enemy[data-turn='11']", timeout=60_000)
+    e = open_seat(fire_lane.store, fire_lane.seats["E"].token)
+    assert e.request_turn("E2 to move up")  # (a new phase empties the queue: asked after)
+    page.get_by_role("button", name="Let E go").wait_for(timeout=30_000)
     page.screenshot(path=str(artifacts / "seat-1366x768.png"))
     fold = 768
     for what, sel in (
+        ("Let E go", "button:has-text('Let E go')"),
+        ("the enemy-phase summary", ".hx-enemy .hx-summary b"),
         ("board", SEAT_BOARD),
         ("message line", ".hx-message"),
         ("End phase", "button:has-text('End phase (e)')"),

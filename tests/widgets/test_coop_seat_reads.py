@@ -120,7 +120,7 @@ def test_after_the_enemy_phase_the_line_shows_what_mattered(kernels):
     d.poll_once()
     for seat in (boss, d):
         said = line(seat)
-        assert said.startswith("Enemy phase, turn 11:"), said
+        assert said.startswith("Enemy phase, turn 11, what mattered"), said
         assert enemy[-1].text not in said or enemy[-1].kind != "enemy"
         html = seat.app.enemy_html.value
         assert "what mattered" in html and html.index("hx-summary") < html.index("<ol>")
