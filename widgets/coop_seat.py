@@ -40,6 +40,7 @@ HEARTBEAT_SECONDS = 5.0
 BROWSER_TICK_MS = 1000
 BROWSER_GONE_SECONDS = 3.0
 NUDGE_SECONDS = 2.0
+STALL_SECONDS = 1.0  # a gap this long between two looks means the kernel was busy
 RECONNECTING = (
     '<div class="hx-msg-bad" data-hx="reconnecting">Reconnecting to the game store… '
     "the board will catch up by itself; an order sent now is refused, never half-done.</div>"
@@ -306,6 +307,7 @@ class SeatApp:
         self.away = False  # the browser stopped ticking: the seat is out of the presence table
         self._pulse_at = None  # when the browser last ticked (None: not yet)
         self._nudged_at = float("-inf")
+        self._checked_at = float("inf")  # when this loop last looked (none yet)
         self.pulse.observe(lambda _: self.on_pulse(), names="value")
 
     def on_pulse(self) -> None:
@@ -317,6 +319,12 @@ class SeatApp:
 
     def _check_browser(self) -> None:
         now = self.clock()
+        stalled = now - self._checked_at > STALL_SECONDS
+        self._checked_at = now
+        if stalled and self._pulse_at is not None:
+            # this kernel was busy (e.g. the coach thinking): the browser's ticks wait in
+            # its queue, so the silence says nothing yet; count it from now
+            self._pulse_at = max(self._pulse_at, now - STALL_SECONDS)
         quiet = self._pulse_at is None or now - self._pulse_at > 2 * BROWSER_TICK_MS / 1000
         if quiet and now - self._nudged_at > NUDGE_SECONDS:
             # (re)start the browser's timer: a Play widget runs once told to play after

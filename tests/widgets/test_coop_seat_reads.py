@@ -175,21 +175,36 @@ def test_a_page_whose_browser_stops_ticking_leaves_and_comes_back(kernels):
     store, game = d.session.store, d.session.game_id
     now = [100.0]
     d.clock = lambda: now[0]
+
+    def wait(seconds):  # the page's loop looks every 50 ms; 0.5 s steps will do
+        for _ in range(int(seconds / 0.5)):
+            now[0] += 0.5
+            d.poll_once()
+
     d.poll_once()
     assert d.pulse.playing  # the page tells the browser's timer to run
     d.pulse.value += 1  # a tick from the browser
     assert "D" in store.connected(game)
-    now[0] += 2.5
-    d.poll_once()
+    wait(2.5)
     assert "D" in store.connected(game) and not d.away  # a slow tick is not a closed page
-    now[0] += 1.0
-    d.poll_once()  # 3.5 s without a tick: the browser has gone
+    wait(1.0)  # 3.5 s without a tick: the browser has gone
     assert d.away and "D" not in store.connected(game)
-    now[0] += 10
-    d.poll_once()
+    wait(10)
     assert "D" not in store.connected(game)  # no heartbeat while away
     d.pulse.value += 1  # the browser is back (a network blip)
     assert not d.away and "D" in store.connected(game)
+
+
+def test_a_busy_kernel_does_not_take_queued_ticks_for_a_closed_page(kernels):
+    tokens = make(kernels)
+    d = kernels(tokens["D"])
+    now = [100.0]
+    d.clock = lambda: now[0]
+    d.poll_once()
+    d.pulse.value += 1
+    now[0] += 6.0  # the kernel was busy for 6 s (the coach thinking), ticks queued
+    d.poll_once()
+    assert not d.away and "D" in d.session.store.connected(d.session.game_id)
 
 
 def test_a_page_that_never_ticked_keeps_its_heartbeat(kernels):
