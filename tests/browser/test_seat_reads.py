@@ -104,6 +104,7 @@ def test_a_page_closed_without_a_word_shows_as_away_within_5_s(fire_lane):
     d.close(run_before_unload=False)  # no beacon: the server's reload grace would be 10 s
     e.wait_for_selector(away, timeout=30_000)
     took = time.monotonic() - closed
+    print(f"a silently closed seat page showed as away after {took:.1f} s")
     assert took <= 5.0, f"the closed page showed as away after {took:.1f} s"
 
 
@@ -132,3 +133,22 @@ def test_the_seat_page_fits_1366x768(fire_lane, artifacts):
         box = page.locator(sel).first.bounding_box()
         assert box is not None, what
         assert box["y"] + box["height"] <= fold and box["x"] + box["width"] <= 1366, (what, box)
+
+
+def test_resume_clears_the_paused_refusal(fire_lane):
+    state = fire_lane.store.state(fire_lane.game_id)
+    d = fire_lane("D")
+    fire_lane.store.set_game_status(fire_lane.game_id, "paused")
+    d.wait_for_function("() => document.body.innerText.includes('paused the game')")
+    click_hex(d, state.units["D1"].hex)
+    click_hex(d, hex_named(state, "6a"))
+    wait_message(d, "Press Commit fire")
+    button(d, "Commit fire (f)")
+    wait_message(d, "the instructor has paused this game")
+    fire_lane.store.set_game_status(fire_lane.game_id, "running")
+    d.wait_for_function(
+        "() => !document.querySelector('.hx-message').innerText.includes('paused')"
+        " && !document.querySelector('.hexclass-seat').innerText.includes('paused the game')",
+        timeout=30_000,
+    )
+    assert "resumed" in d.inner_text(".hx-message")
