@@ -85,7 +85,7 @@ class SharedGame:
             update = self.follower.poll()
         except (StoreError, ConnectionError):  # the submit says what is wrong
             return
-        if update.board_changed and self.on_update is not None:
+        if update and self.on_update is not None:  # chat or queue news too: not lost
             self.on_update(update)
 
     def submit(self, action) -> str | None:
@@ -263,8 +263,10 @@ class SeatApp:
         return True
 
     def on_caught_up(self, update) -> None:
-        """A refused order brought news: draw the new board at once."""
-        self.app.external_update(update.events)
+        """News caught up on outside the loop (before an order, or with its refusal):
+        draw the new board at once, then the team panel."""
+        if update.board_changed:
+            self.app.external_update(update.events)
         self.refresh_team()
 
     # --- a seat opened twice ----------------------------------------------------------------

@@ -234,3 +234,11 @@ def test_an_ended_game_reads_the_engines_score_on_every_seat(kernels):
     for seat in (boss, d):
         assert f"Score {result.total}" in line(seat), line(seat)
         assert f"{verdict}, {result.total} points" in seat.header.value
+
+
+def test_chat_caught_up_before_an_order_is_drawn(kernels):
+    tokens = make(kernels)
+    d, e = kernels(tokens["D"]), kernels(tokens["E"])
+    assert e.session.say("E1 going left")
+    assert d.app.act(enters(d)[0])  # the order's catch-up reads E's message first
+    assert "E1 going left" in d.chat_log.value
