@@ -402,7 +402,9 @@ class GameApp:
         team = ""
         news = [t for t in self.team_news if t not in m.text]  # not twice on one panel
         if news:  # teammates' latest moves, beside (never over) this seat's line
-            team = '<div class="hx-team-line">Team: ' + "<br>Team: ".join(map(P.esc, news)) + "</div>"
+            team = (
+                '<div class="hx-team-line">Team: ' + "<br>Team: ".join(map(P.esc, news)) + "</div>"
+            )
         self.message.value = (
             f'<div class="hx-panel hx-message {cls}" data-level="{m.level}">'
             f'<div class="hx-line">{P.lines(m.text)}</div>{team}</div>'

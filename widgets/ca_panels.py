@@ -454,7 +454,7 @@ def enemy_phase_html(state, events) -> str:
         f'<div class="hx-panel hx-log hx-enemy" data-turn="{turn}">'
         f'<div class="hx-summary"><b>Enemy phase, turn {turn}: what mattered</b>'
         f"<ul>{summary}</ul></div>"
-        '<small>What each enemy counter weighed and '
+        "<small>What each enemy counter weighed and "
         'rolled, in order (CA "Enemy Decisions", "Enemy Fire").</small>'
         f"<ol>{''.join(items)}</ol></div>"
     )

@@ -120,14 +120,14 @@ def mattered(state, events) -> list[str]:
         d = e.data
         purpose = str(d.get("purpose", ""))
         if (e.kind == "roll" and purpose.startswith("reveal")) or e.kind == "reveal":
-            what = "ATGs" if "ATG" in purpose or "ATG" in e.text[:12] else "platoon"
+            what = purpose.removeprefix("reveal ") if purpose else d.get("what", "counter")
             verdict = "; ".join(d.get("outcome", ())) or e.text
             out.append(f"{_label(state, d.get('target'))} {what} revealed: {verdict}")
-        elif e.kind == "roll" and purpose.startswith("enemy fire") and _hit(e):
+        elif e.kind == "roll" and (
+            (purpose.startswith("enemy fire") and _hit(e)) or purpose == "mortar effect"
+        ):
             out.append(e.text)
-        elif e.kind == "roll" and purpose == "mortar effect":
-            out.append(e.text)
-        elif e.kind == "ai" and "enemy mortars target" in e.text:
+        elif e.kind == "ai" and "spotter" in d:  # the enemy mortars' choice of target
             out.append(f"enemy mortars target {_label(state, d.get('target'))}")
         elif e.kind in ("losses", "break"):
             out.append(e.text)

@@ -197,7 +197,9 @@ class SeatApp:
         self.side_tabs.set_title(1, "Coach")
         self.side_tabs.add_class("hx-team-tabs")
         self.app.add_side_panel(self.side_tabs, before=self.app.tracks_html)
-        self.widget = W.VBox([self.header, self.notice, self.take_over, self.app.widget, self.pulse])
+        self.widget = W.VBox(
+            [self.header, self.notice, self.take_over, self.app.widget, self.pulse]
+        )
         self.widget.add_class("hexclass-seat")
         self._last_heartbeat = 0.0
         self.clock = time.monotonic  # tests may turn it

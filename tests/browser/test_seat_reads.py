@@ -126,7 +126,7 @@ def test_the_seat_page_fits_1366x768(fire_lane, artifacts):
         ("message line", ".hx-message"),
         ("End phase", "button:has-text('End phase (e)')"),
         ("the team panel's queue", "button:has-text('Ask to act next')"),
-        ("I'm done this phase", "button:has-text(\"I'm done this phase\")"),
+        ("I'm done this phase", 'button:has-text("I\'m done this phase")'),
         ("the Enemy phase tab", ".hexclass-ca-app .lm-TabBar-tab >> text=Enemy phase"),
         ("the team chips", ".hx-chip[data-seat='E']"),
     ):

@@ -60,7 +60,9 @@ def enters(seat: SeatApp, avoid=()):
 
 
 def test_a_joint_fire_shows_every_firers_roll_on_every_seat(kernels):
-    tokens = make(kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict())
+    tokens = make(
+        kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict()
+    )
     armour, e, d = kernels(tokens["armour"]), kernels(tokens["E"]), kernels(tokens["D"])
     target = hex_named(armour.game.state, "6i")
     armour.app.group, armour.app.target = ["A1"], target
@@ -111,7 +113,9 @@ def test_a_teammates_move_shows_on_a_line_that_holds_nothing_of_mine(kernels):
 
 
 def test_after_the_enemy_phase_the_line_shows_what_mattered(kernels):
-    tokens = make(kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict())
+    tokens = make(
+        kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict()
+    )
     boss, d = kernels(tokens["support"]), kernels(tokens["D"])
     assert boss.app.act(EndPhase("support"))
     state = boss.game.state
@@ -142,7 +146,9 @@ def test_resume_takes_back_the_paused_refusal(kernels):
 
 
 def test_a_reloaded_page_shows_the_last_enemy_phase(kernels):
-    tokens = make(kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict())
+    tokens = make(
+        kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict()
+    )
     boss = kernels(tokens["support"])
     assert boss.app.act(EndPhase("support"))
     report = boss.app.enemy_html.value
@@ -163,9 +169,13 @@ def test_a_hover_caption_goes_when_the_phase_changes(kernels):
 
 
 def test_fire_declared_alone_still_reads_committed(kernels):
-    tokens = make(kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict())
+    tokens = make(
+        kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict()
+    )
     armour = kernels(tokens["armour"])
-    armour.app.act(DeclareFire("armour", hex_named(armour.game.state, "6i"), ("A1",), resolve=False))
+    armour.app.act(
+        DeclareFire("armour", hex_named(armour.game.state, "6i"), ("A1",), resolve=False)
+    )
     assert "committed against 6i" in line(armour)
 
 
@@ -221,7 +231,9 @@ def test_a_page_that_never_ticked_keeps_its_heartbeat(kernels):
 def test_an_ended_game_reads_the_engines_score_on_every_seat(kernels):
     from classroom.combined_arms import EndGame
 
-    tokens = make(kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict())
+    tokens = make(
+        kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict()
+    )
     boss, d = kernels(tokens["support"]), kernels(tokens["D"])
     assert boss.app.act(EndPhase("support"))  # into turn 12's move phase
     d.poll_once()
@@ -242,3 +254,37 @@ def test_chat_caught_up_before_an_order_is_drawn(kernels):
     assert e.session.say("E1 going left")
     assert d.app.act(enters(d)[0])  # the order's catch-up reads E's message first
     assert "E1 going left" in d.chat_log.value
+
+
+def test_what_mattered_is_read_from_the_events_data():
+    from classroom.combined_arms import new_game
+    from classroom.combined_arms.state import Event
+    from widgets.ca_reports import mattered
+
+    state = new_game(3)
+    h = next(iter(state.enemy))
+    where = state.label(h)
+    events = [
+        Event(11, "enemy", "enemy", f"{where}: spent counters become fresh", {"hex": h}),
+        Event(11, "enemy", "reveal", "…", {"target": h, "what": "ATGs", "outcome": ["real ATGs"]}),
+        Event(
+            11,
+            "enemy",
+            "roll",
+            "miss",
+            {"purpose": "enemy fire on infantry", "total": 1, "need": 2},
+        ),
+        Event(
+            11,
+            "enemy",
+            "roll",
+            "a hit",
+            {"purpose": "enemy fire on infantry", "total": 3, "need": 2},
+        ),
+        Event(11, "enemy", "losses", "infantry losses 0 -> 2 (+2)", {}),
+    ]
+    assert mattered(state, events) == [
+        f"{where} ATGs revealed: real ATGs",
+        "a hit",
+        "infantry losses 0 -> 2 (+2)",
+    ]
