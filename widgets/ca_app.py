@@ -403,7 +403,9 @@ class GameApp:
         news = [t for t in self.team_news if t not in m.text]  # not twice on one panel
         if news:  # teammates' latest moves, beside (never over) this seat's line
             team = (
-                '<div class="hx-team-line">Team: ' + "<br>Team: ".join(map(P.esc, news)) + "</div>"
+                '<div class="hx-team-line">Team: '
+                + "<br>Team: ".join(map(P.lines, news))
+                + "</div>"
             )
         self.message.value = (
             f'<div class="hx-panel hx-message {cls}" data-level="{m.level}">'
@@ -803,7 +805,7 @@ class GameApp:
                 self.ctl.offer(reading.text, OWN)
             else:
                 self.ctl.offer(f"Team: {reading.text}", TEAM)
-                self.team_news = [reading.text.split("\n")[0], *self.team_news][:2]
+                self.team_news = [reading.text, *self.team_news][:2]  # a fire: every roll
         self.after()
 
     def _show_shots(self, events) -> None:

@@ -288,3 +288,21 @@ def test_what_mattered_is_read_from_the_events_data():
         "a hit",
         "infantry losses 0 -> 2 (+2)",
     ]
+
+
+def test_a_seat_busy_with_its_own_click_still_sees_every_roll_of_a_teammates_fire(kernels):
+    start = load_position("sample-turn11-fire-lane").to_dict()
+    tokens = make(kernels, seed=JOINT_SEED, start=start)
+    armour, e, d = kernels(tokens["armour"]), kernels(tokens["E"]), kernels(tokens["D"])
+    target = hex_named(armour.game.state, "6i")
+    d.app.on_board_click(d.game.state.units["D1"].hex)  # D gathers a firer: its own line
+    said = line(d)
+    assert "D1" in said
+    armour.app.act(DeclareFire("armour", target, ("A1",), resolve=False))
+    e.poll_once()
+    assert e.app.act(DeclareFire("E", target, ("E2",), resolve=True))
+    d.poll_once()
+    assert line(d) == said  # D's own line stays ...
+    text = d.app.message.value  # ... and the team line has the whole fire
+    assert "A1 rolls 6, modified 3: target pinned" in text
+    assert "E2 rolls 2, modified -3: no effect" in text
