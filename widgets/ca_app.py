@@ -456,11 +456,11 @@ class GameApp:
             self.view.board.redraw("counters", "overlay")
         elif self._highlight_signature() != drawn:
             self.view.board.redraw("overlay")  # only what the click changed is repainted
-        self._refresh_panels()
         if events:
             self._refresh_bar()
             self._refresh_log()
             self._refresh_score()
+        self._refresh_panels()
 
     def _after_events(self, events) -> None:
         new = [e for e in events if e.phase == "enemy" and e.kind in R.ENEMY_REPORT_KINDS]
@@ -477,10 +477,10 @@ class GameApp:
             self.enemy_html.value = P.enemy_phase_html(self.state, enemy)
 
     def _refresh_panels(self) -> None:
-        self._show_message()
         self._refresh_tray()
         self._refresh_side()
         self._refresh_decision()
+        self._show_message()  # last: a page that shows the news shows the rest already
 
     def _refresh_tray(self) -> None:
         """A toggle for each of this seat's platoons still off the board (made once)."""
