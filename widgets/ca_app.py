@@ -447,7 +447,8 @@ class GameApp:
         self._drawn_events = n
         if events:
             self._after_events(events)
-        if self.ctl._now() != self._hover_clock:  # a new phase: no caption of the last one
+        if events or self.ctl._now() != self._hover_clock:
+            # the board moved or a new phase began: a caption's odds may be stale
             self._hover_clock = self.ctl._now()
             self.hover_html.value = ""
         drawn = self._highlight_signature()
