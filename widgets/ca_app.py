@@ -32,8 +32,9 @@ from classroom.combined_arms.state import Options
 from classroom.combined_arms.stats import per_turn
 
 from . import ca_panels as P
+from . import ca_reports as R
 from .ca_board import ARROWS, PALETTES, CABoardView
-from .ca_controller import BoardController, LocalGame
+from .ca_controller import OWN, TEAM, BoardController, LocalGame
 
 FACING_BUTTONS = [(2, "↖"), (1, "↑"), (0, "↗"), (3, "↙"), (4, "↓"), (5, "↘")]
 TABS = ["Enemy phase", "Game log", "Score", "Game & help"]
@@ -79,6 +80,8 @@ class GameApp:
         self._scored_for = None
         self._last_rolls: list[str] = []
         self._drawn_events = 0
+        self.team_news: list[str] = []  # a co-op seat: the latest moves of the other seats
+        self._hover_clock = None
         self._build()
         self.view.board.on_click(self.on_board_click)
         self.view.board.on_hover(self.on_hover)
@@ -279,9 +282,12 @@ class GameApp:
         self.widget = W.VBox([top, self.caption_html, main])
         self.widget.add_class("hexclass-ca-app")
 
-    def add_side_panel(self, panel) -> None:
-        """Put another panel (e.g. a co-op team panel) under the controls."""
-        self.side.children = (*self.side.children, panel)
+    def add_side_panel(self, panel, before=None) -> None:
+        """Put another panel (e.g. a co-op team panel) under the controls, or just above
+        the ``before`` widget of the side column."""
+        children = list(self.side.children)
+        at = children.index(before) if before in children else len(children)
+        self.side.children = (*children[:at], panel, *children[at:])
 
     def _button(self, label, tip, handler, style="", width=None, redraw=True):
         b = W.Button(
@@ -386,14 +392,25 @@ class GameApp:
         self.legend_html.layout.display = "block" if on else "none"
 
     # --- messages and refresh ---------------------------------------------------------------
-    def say(self, text: str, bad: bool = False) -> None:
-        self.ctl.say(text, bad)
+    def say(self, text: str, bad: bool = False, level: int | None = None, cause=None) -> None:
+        self.ctl.say(text, bad, level, cause)
         self._show_message()
 
     def _show_message(self) -> None:
         m = self.ctl.message
         cls = "hx-msg-bad" if m.bad else "hx-msg-ok"
-        self.message.value = f'<div class="hx-panel hx-message {cls}">{P.esc(m.text)}</div>'
+        team = ""
+        news = [t for t in self.team_news if t not in m.text]  # not twice on one panel
+        if news:  # teammates' latest moves, beside (never over) this seat's line
+            team = (
+                '<div class="hx-team-line">Team: '
+                + "<br>Team: ".join(map(P.lines, news))
+                + "</div>"
+            )
+        self.message.value = (
+            f'<div class="hx-panel hx-message {cls}" data-level="{m.level}">'
+            f'<div class="hx-line">{P.lines(m.text)}</div>{team}</div>'
+        )
 
     def refresh(self, layers=("terrain", "counters", "overlay")) -> None:
         """Redraw everything from the state and the controller."""
@@ -403,6 +420,7 @@ class GameApp:
         self.hover_html.value = ""
         self.caption_html.value = P.caption_html(s)
         self._refresh_bar()
+        self._show_enemy_report()
         self._update_highlights()
         self.view.show(s, layers)
         self._refresh_panels()
@@ -429,36 +447,41 @@ class GameApp:
         self._drawn_events = n
         if events:
             self._after_events(events)
+        if events or self.ctl._now() != self._hover_clock:
+            # the board moved or a new phase began: a caption's odds may be stale
+            self._hover_clock = self.ctl._now()
+            self.hover_html.value = ""
         drawn = self._highlight_signature()
         self._update_highlights()
         if events:
             self.view.board.redraw("counters", "overlay")
         elif self._highlight_signature() != drawn:
             self.view.board.redraw("overlay")  # only what the click changed is repainted
-        self._refresh_panels()
         if events:
             self._refresh_bar()
             self._refresh_log()
             self._refresh_score()
+        self._refresh_panels()
 
     def _after_events(self, events) -> None:
-        s = self.state
-        enemy = [
-            e
-            for e in events
-            if e.phase == "enemy" and e.kind in ("roll", "ai", "losses", "break", "enemy")
-        ]
-        if enemy:
-            self.last_enemy_events = enemy
-            self.enemy_html.value = P.enemy_phase_html(s, enemy)
+        new = [e for e in events if e.phase == "enemy" and e.kind in R.ENEMY_REPORT_KINDS]
+        if new:
+            self._show_enemy_report()
             self.tabs.selected_index = 0
-            self._show_shots(enemy)
+            self._show_shots(new)
+
+    def _show_enemy_report(self) -> None:
+        """The latest enemy phase, read from the game's log (so a reloaded page has it)."""
+        enemy = R.last_enemy_phase(self.state)
+        if enemy != self.last_enemy_events or not enemy:
+            self.last_enemy_events = enemy
+            self.enemy_html.value = P.enemy_phase_html(self.state, enemy)
 
     def _refresh_panels(self) -> None:
-        self._show_message()
         self._refresh_tray()
         self._refresh_side()
         self._refresh_decision()
+        self._show_message()  # last: a page that shows the news shows the rest already
 
     def _refresh_tray(self) -> None:
         """A toggle for each of this seat's platoons still off the board (made once)."""
@@ -771,11 +794,19 @@ class GameApp:
         self.ctl.set_mode(mode)
 
     def external_update(self, new_events) -> None:
-        """Another seat changed the shared game: redraw and show what happened."""
-        shown = [e for e in new_events if e.kind not in ("phase",)] or list(new_events)
+        """Another seat changed the shared game: redraw and say what happened.
+
+        The message line takes it only if it matters as much as what it shows (see
+        :meth:`BoardController.offer`); a teammate's move always goes to the team line.
+        """
         self.ctl.external_update(new_events)
-        if shown:
-            self.ctl.say(f"Team: {shown[-1].text}")
+        reading = R.read_events(self.state, new_events)
+        if reading is not None:
+            if reading.what in ("report", "over") or self.seat in reading.seats:
+                self.ctl.offer(reading.text, OWN)
+            else:
+                self.ctl.offer(f"Team: {reading.text}", TEAM)
+                self.team_news = [reading.text, *self.team_news][:2]  # a fire: every roll
         self.after()
 
     def _show_shots(self, events) -> None:

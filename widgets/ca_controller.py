@@ -31,6 +31,8 @@ from classroom.combined_arms.odds import mortar_odds
 from classroom.combined_arms.query import Query
 from classroom.hexgrid import Hex
 
+from .ca_reports import read_events
+
 ENTRY_FACING = 4  # armour entering faces the enemy's edge (the ↓ corner) unless told otherwise
 
 
@@ -49,10 +51,24 @@ class LocalGame:
         return None if reason is None else str(reason)
 
 
+# How much a line on the message line matters to this seat (issue 22): a refusal to me,
+# then my own result, then a teammate's move, then routine lines.
+ROUTINE, TEAM, OWN, REFUSAL = range(4)
+
+
 @dataclass(frozen=True)
 class Message:
+    """The message line: its text, whether it is a refusal, how much it matters, when.
+
+    ``clock`` is the (turn, phase) it was said in; ``cause`` the store's refusal kind
+    (e.g. ``"paused"``), so the page can take a refusal back once its cause has gone.
+    """
+
     text: str = ""
     bad: bool = False
+    level: int = ROUTINE
+    clock: tuple = ()
+    cause: str | None = None
 
 
 class BoardController:
@@ -211,20 +227,37 @@ class BoardController:
         self.new_events = list(new_events)
         self.sync()
 
-    def say(self, text: str, bad: bool = False) -> None:
-        self.message = Message(str(text), bad)
+    def say(self, text: str, bad: bool = False, level: int | None = None, cause=None) -> None:
+        """What this seat's own click or key did (or why it was refused): always shown."""
+        if level is None:
+            level = REFUSAL if bad else OWN
+        self.message = Message(str(text), bad, level, self._now(), cause)
+
+    def offer(self, text: str, level: int, bad: bool = False) -> bool:
+        """News that did not come from this seat's click (a teammate's move, the enemy
+        phase): shown only if it matters as much as the line shown, or the line belongs
+        to an earlier phase or turn. True if shown."""
+        m = self.message
+        if level < m.level and m.clock == self._now() and m.text:
+            return False
+        self.message = Message(str(text), bad, level, self._now())
+        return True
 
     def act(self, action) -> bool:
         """Send an action; on refusal show the engine's reason (its rule) and change nothing."""
+        catch_up = getattr(self.game, "catch_up", None)
+        if catch_up is not None:  # a shared game: draw teammates' news first, apart from ours
+            catch_up()
         before = len(self.state.events)
         reason = self.game.submit(action)
         if reason is not None:
-            self.say(reason, bad=True)
+            self.say(reason, bad=True, cause=getattr(self.game, "refused_kind", None))
             self.new_events = []
             return False
         self.new_events = list(self.state.events[before:])
         self.sync()
-        self.say(self.new_events[-1].text if self.new_events else "done")
+        reading = read_events(self.state, self.new_events)
+        self.say(reading.text if reading else "done")
         return True
 
     def _blocked(self) -> bool:
@@ -591,4 +624,13 @@ class BoardController:
             self.next_unit()
 
 
-__all__ = ["BoardController", "LocalGame", "Message", "ENTRY_FACING"]
+__all__ = [
+    "BoardController",
+    "LocalGame",
+    "Message",
+    "ENTRY_FACING",
+    "OWN",
+    "REFUSAL",
+    "ROUTINE",
+    "TEAM",
+]

@@ -21,6 +21,8 @@ STYLE = """
 .hx-msg-bad {color:#b00020; font-weight:bold}
 .hx-msg-ok {color:#1b5e20}
 .hx-log {max-height:320px; overflow:auto}
+.hx-team-line {color:#444; font-weight:normal; font-size:12px; border-top:1px dotted #ccc; margin-top:2px}
+.hx-summary {border-left:4px solid #d55e00; padding:2px 6px; margin-bottom:4px; background:#fff6ee}
 .hx-kbd {font-family:monospace; background:#eee; border:1px solid #ccc; border-radius:3px; padding:0 4px}
 .hexclass-ca-app .hx-bar .hx-pill {padding:2px 7px; font-size:12px}
 .hx-caption {font-family:sans-serif; font-size:12px; color:#444; margin:2px 0; display:-webkit-box; -webkit-line-clamp:1; -webkit-box-orient:vertical; overflow:hidden}
@@ -48,6 +50,11 @@ def esc(text) -> str:
 def deciding(pending) -> str:
     """Who the engine waits on: the defender (CA p.7 variant) or the attacking commander."""
     return "the defender" if pending.power == "defender" else "the commander's choice"
+
+
+def lines(text) -> str:
+    """Escaped text whose line breaks (a joint fire's one line per firer) are kept."""
+    return "<br>".join(esc(t) for t in str(text).split("\n"))
 
 
 def phase_bar(state, seat_label: str = "") -> str:
@@ -430,9 +437,15 @@ def explain_enemy_event(state, e) -> str:
 
 
 def enemy_phase_html(state, events) -> str:
-    """The enemy phase, event by event, in plain words with the rule sections."""
+    """The enemy phase: what mattered first, then event by event, in plain words with the
+    rule sections."""
     if not events:
         return '<div class="hx-panel">The enemy phase has not been played yet.</div>'
+    from .ca_reports import mattered
+
+    summary = "".join(f"<li>{esc(t)}</li>" for t in mattered(state, events)) or (
+        "<li>nothing revealed, no hits on your platoons</li>"
+    )
     items = []
     for e in events:
         cls = ' class="hx-msg-bad"' if e.kind in ("break", "losses") else ""
@@ -441,8 +454,12 @@ def enemy_phase_html(state, events) -> str:
         except (KeyError, TypeError, ValueError):  # an event shape this page does not know
             text = esc(e.text)
         items.append(f"<li{cls}>{text}</li>")
+    turn = events[0].turn
     return (
-        '<div class="hx-panel hx-log hx-enemy"><small>What each enemy counter weighed and '
+        f'<div class="hx-panel hx-log hx-enemy" data-turn="{turn}">'
+        f'<div class="hx-summary"><b>Enemy phase, turn {turn}: what mattered</b>'
+        f"<ul>{summary}</ul></div>"
+        "<small>What each enemy counter weighed and "
         'rolled, in order (CA "Enemy Decisions", "Enemy Fire").</small>'
         f"<ol>{''.join(items)}</ol></div>"
     )

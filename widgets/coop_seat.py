@@ -18,6 +18,7 @@ import asyncio
 import atexit
 import datetime as dt
 import html
+import time
 import uuid
 
 import ipywidgets as W
@@ -28,9 +29,18 @@ from classroom.sessions.policy import messages_left
 from classroom.sessions.store import StoreError
 
 from .ca_app import GameApp
+from .ca_controller import OWN, ROUTINE
+from .ca_reports import enemy_summary, last_enemy_phase
 
 POLL_SECONDS = 0.05
 HEARTBEAT_SECONDS = 5.0
+# The browser ticks a hidden Play widget every second; a kernel that has heard no tick for
+# BROWSER_GONE_SECONDS takes the seat out of the presence table (a closed tab, a lost
+# network or a laptop lid), instead of heartbeating through the server's reload grace.
+BROWSER_TICK_MS = 1000
+BROWSER_GONE_SECONDS = 3.0
+NUDGE_SECONDS = 2.0
+STALL_SECONDS = 1.0  # a gap this long between two looks means the kernel was busy
 RECONNECTING = (
     '<div class="hx-msg-bad" data-hx="reconnecting">Reconnecting to the game store… '
     "the board will catch up by itself; an order sent now is refused, never half-done.</div>"
@@ -57,21 +67,41 @@ class SharedGame:
         self.on_update = on_update
         self.viewer = False  # another browser commands this seat
         self.last_result = None
+        self.refused_kind = None  # the store's reason for the last refusal (e.g. paused)
+        self._drawn_at = None  # the version this seat's order was drawn from
 
     @property
     def state(self):
         return self.follower.state
 
+    def catch_up(self) -> None:
+        """Before an order: draw what teammates did since the last poll, as their news.
+
+        The order still goes with the version it was drawn from (the store rebases it or
+        says the board changed), and what the store then sends back is this seat's own.
+        """
+        self._drawn_at = self.follower.version
+        try:
+            update = self.follower.poll()
+        except (StoreError, ConnectionError):  # the submit says what is wrong
+            return
+        if update and self.on_update is not None:  # chat or queue news too: not lost
+            self.on_update(update)
+
     def submit(self, action) -> str | None:
+        self.refused_kind = None
+        drawn_at, self._drawn_at = self._drawn_at, None
         if self.viewer:
             return VIEWER_MESSAGE
         try:
-            result = self.session.submit(self.follower.version, action)
+            version = self.follower.version if drawn_at is None else drawn_at
+            result = self.session.submit(version, action)
         except StoreError as exc:  # read-only, full or damaged store: say so, keep the page
             return f"Your order was not sent: {exc}"
         self.last_result = result
         if result:
             return None
+        self.refused_kind = str(result.kind)
         update = result.update
         if update is not None and update.board_changed and self.on_update is not None:
             self.on_update(update)  # the new board first, then the reason
@@ -104,6 +134,7 @@ class SeatApp:
         self._ready_sync = False  # set while the page moves the ready toggle itself
         self._ready_key = None  # (turn, phase) the ready toggle belongs to
         self._revision = None  # the game row's revision at the last poll
+        self._status = None  # the store's status (running, paused, ended) last drawn
         self.header = W.HTML()
         self.chat_log = W.HTML()
         self.chat_text = W.Text(placeholder="message to your team", layout=W.Layout(width="260px"))
@@ -111,7 +142,6 @@ class SeatApp:
             description="Send", button_style="info", layout=W.Layout(width="auto")
         )
         self.chat_send.on_click(lambda _: self.on_send())
-        self.chat_text.on_submit(lambda _: self.on_send())
         self.queue_html = W.HTML()
         self.ask_note = W.Text(
             placeholder="what you want to do next", layout=W.Layout(width="220px")
@@ -131,9 +161,17 @@ class SeatApp:
         )
         self.take_over.on_click(lambda _: self.on_take_over())
         self.hold_html = W.HTML()
+        self.pulse = W.Play(
+            value=0,
+            min=0,
+            max=10**9,
+            interval=BROWSER_TICK_MS,
+            repeat=True,
+            show_repeat=False,
+            layout=W.Layout(display="none"),
+        )
         team_panel = W.VBox(
             [
-                W.HTML("<b>Team messages</b>"),
                 self.chat_log,
                 W.HBox([self.chat_text, self.chat_send]),
                 W.HTML(
@@ -145,24 +183,45 @@ class SeatApp:
                 self.decide_box,
                 self.ready_button,
             ],
-            layout=W.Layout(border="1px solid #ddd", padding="6px", margin="8px 0 0 0"),
         )
-        self.app.add_side_panel(team_panel)
-        from .coach import mount_coach  # the Suggest button (issue 13), a panel of its own
+        from .coach import CoachPanel  # the Suggest button (issue 13), a tab of its own
 
-        mount_coach(self.app)
-        self.widget = W.VBox([self.header, self.notice, self.take_over, self.app.widget])
+        self.app.coach = CoachPanel(self.app)
+        # the team panel sits under this seat's controls, above the tracks, so the board,
+        # the controls, the message line and the team fit one 1366x768 screen
+        self.side_tabs = W.Tab(
+            children=[team_panel, self.app.coach.widget],
+            layout=W.Layout(margin="6px 0 0 0"),
+        )
+        self.side_tabs.set_title(0, "Team messages")
+        self.side_tabs.set_title(1, "Coach")
+        self.side_tabs.add_class("hx-team-tabs")
+        self.app.add_side_panel(self.side_tabs, before=self.app.tracks_html)
+        self.widget = W.VBox(
+            [self.header, self.notice, self.take_over, self.app.widget, self.pulse]
+        )
         self.widget.add_class("hexclass-seat")
         self._last_heartbeat = 0.0
+        self.clock = time.monotonic  # tests may turn it
+        self._build_pulse()
         self.heartbeat()
         self.claim()
         # The server shuts a page's kernel down when its browser leaves; leaving the
         # presence table on the way out shows the seat as gone at once, not 15 s later.
         atexit.register(self.leave)
+        self._say_last_report()
         self.refresh_team()
         self._task = None
         if poll:
             self.start()
+
+    def _say_last_report(self) -> None:
+        """A page opened (or reloaded) after an enemy phase says what mattered in it."""
+        state = self.game.state
+        enemy = last_enemy_phase(state)
+        if enemy and enemy[-1].turn == state.turn - 1 and not state.acted_this_turn:
+            self.app.ctl.offer(enemy_summary(state, enemy), ROUTINE)
+            self.app._show_message()
 
     # --- polling ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -190,9 +249,8 @@ class SeatApp:
 
     def poll_once(self) -> bool:
         """Catch up with the store; redraw only what changed. True if anything did."""
-        import time
-
-        if time.monotonic() - self._last_heartbeat > HEARTBEAT_SECONDS:
+        self._check_browser()
+        if not self.away and self.clock() - self._last_heartbeat > HEARTBEAT_SECONDS:
             self.heartbeat()
         upd = self.game.follower.poll()
         revision = self.game.follower.info.revision
@@ -207,8 +265,10 @@ class SeatApp:
         return True
 
     def on_caught_up(self, update) -> None:
-        """A refused order brought news: draw the new board at once."""
-        self.app.external_update(update.events)
+        """News caught up on outside the loop (before an order, or with its refusal):
+        draw the new board at once, then the team panel."""
+        if update.board_changed:
+            self.app.external_update(update.events)
         self.refresh_team()
 
     # --- a seat opened twice ----------------------------------------------------------------
@@ -246,11 +306,45 @@ class SeatApp:
             self.app.say("You command this seat from this browser now.")
         self.refresh_team()
 
-    def heartbeat(self) -> None:
-        import time
+    # --- presence: is the browser still there? ----------------------------------------------
+    def _build_pulse(self) -> None:
+        self.away = False  # the browser stopped ticking: the seat is out of the presence table
+        self._pulse_at = None  # when the browser last ticked (None: not yet)
+        self._nudged_at = float("-inf")
+        self._checked_at = float("inf")  # when this loop last looked (none yet)
+        self.pulse.observe(lambda _: self.on_pulse(), names="value")
 
+    def on_pulse(self) -> None:
+        """A tick from the browser: the page is open (back again, if it was away)."""
+        self._pulse_at = self.clock()
+        if self.away:
+            self.away = False
+            self.heartbeat()
+
+    def _check_browser(self) -> None:
+        now = self.clock()
+        stalled = now - self._checked_at > STALL_SECONDS
+        self._checked_at = now
+        if stalled and self._pulse_at is not None:
+            # this kernel was busy (e.g. the coach thinking): the browser's ticks wait in
+            # its queue, so the silence says nothing yet; count it from now
+            self._pulse_at = max(self._pulse_at, now - STALL_SECONDS)
+        quiet = self._pulse_at is None or now - self._pulse_at > 2 * BROWSER_TICK_MS / 1000
+        if quiet and now - self._nudged_at > NUDGE_SECONDS:
+            # (re)start the browser's timer: a Play widget runs once told to play after
+            # its view exists, so telling it again is how a fresh page starts ticking
+            self._nudged_at = now
+            self.pulse.playing = False
+            self.pulse.playing = True
+        if self._pulse_at is None or self.away:
+            return  # no browser ever ticked (e.g. no page at all): the heartbeat decides
+        if now - self._pulse_at > BROWSER_GONE_SECONDS:
+            self.away = True
+            self.leave()
+
+    def heartbeat(self) -> None:
         self.session.heartbeat(self.client)
-        self._last_heartbeat = time.monotonic()
+        self._last_heartbeat = self.clock()
         self._reclaim_if_free()
 
     def _reclaim_if_free(self) -> None:
@@ -274,27 +368,25 @@ class SeatApp:
         layout = self.session.layout
         people = []
         for seat in layout.seats:
-            on = "●" if seat.name in f.connected else "○"
-            ready = " ✓" if seat.name in f.ready else ""
-            me = " (you)" if seat.name == self.session.seat else ""
-            people.append(
-                f'<span style="color:{seat.colour}">{on} {html.escape(seat.title)}{me}{ready}</span>'
-            )
+            me = seat.name == self.session.seat
+            people.append(_chip(seat, seat.name in f.connected, seat.name in f.ready, me))
         status = f.status
+        if status != self._status:
+            self._status_changed(status)
         banner = ""
         if status == "paused":
             banner = '<div class="hx-msg-bad">The instructor has paused the game.</div>'
         elif status == "ended":
-            banner = '<div class="hx-msg-bad">The game has ended.</div>'
+            banner = f'<div class="hx-msg-bad">{html.escape(ended_words(s))}</div>'
         self._shown_version = self.game.follower.version
         self.header.value = (
             # data-version: how many actions this page has drawn (public: the log's
             # length), a readiness mark for tests and tools, never a secret
-            f'<div class="hx-panel" data-version="{self._shown_version}">'
-            f"<b>Team {self.session.team}</b> — you are "
+            f'<div class="hx-panel hx-seat-head" data-version="{self._shown_version}">'
+            f"{SEAT_STYLE}<b>Team {self.session.team}</b> — you are "
             f'<b style="color:{self.session.info.colour}">{html.escape(self.session.info.title)}</b> '
             f"({', '.join(sorted(self.session.info.units)) or 'no platoons'}). "
-            f"Team: {' · '.join(people)}{banner}</div>"
+            f"{' '.join(people)} {PRESENCE_LEGEND}{banner}</div>"
         )
         self.chat_log.value = self._chat_html()
         self.queue_html.value = self._queue_html()
@@ -311,6 +403,20 @@ class SeatApp:
         self.ready_button.disabled = idle
         self._sync_ready(s)
         self.hold_html.value = self._hold_html()
+
+    def _status_changed(self, status: str) -> None:
+        """Paused, resumed or ended: said once; a refusal the pause caused is taken back."""
+        first, self._status = self._status is None, status
+        m = self.app.ctl.message
+        if status == "running" and m.cause == Refusal.PAUSED:
+            self.app.say("The instructor has resumed the game: carry on.", level=ROUTINE)
+        elif status == "paused" and not first:
+            self.app.ctl.offer("The instructor has paused the game.", OWN, bad=True)
+            self.app._show_message()
+        elif status == "ended" and not first and self.game.state.result is None:
+            # (a game the engine scored says so through its events: the score and reveals)
+            self.app.ctl.offer(ended_words(self.game.state), OWN)
+            self.app._show_message()
 
     def messages_left(self, turn: int) -> int | None:
         """From the follower's copy: the class's rules and this seat's messages this turn."""
@@ -358,7 +464,7 @@ class SeatApp:
                 f'<div><small>{at} t{m.turn}</small> <b style="color:{colour}">{html.escape(title)}</b>: '
                 f"{html.escape(m.text)}</div>"
             )
-        return f'<div class="hx-panel hx-log" style="max-height:180px">{"".join(rows) or "<i>no messages yet</i>"}</div>'
+        return f'<div class="hx-panel hx-log" style="max-height:96px">{"".join(rows) or "<i>no messages yet</i>"}</div>'
 
     def _queue_html(self) -> str:
         reqs = self.game.follower.requests
@@ -395,7 +501,7 @@ class SeatApp:
         if result:
             self.app.say(done)
         else:
-            self.app.say(result.message, bad=True)
+            self.app.say(result.message, bad=True, cause=str(result.kind))
         self.game.follower.poll(force=True)
         self.refresh_team()
 
@@ -422,6 +528,47 @@ class SeatApp:
         if self._ready_sync:
             return
         self._result(self.session.set_ready(ready), "Marked ready." if ready else "Not ready.")
+
+
+SEAT_STYLE = """<style>
+.hx-seat-head {line-height:1.9}
+.hx-chip {display:inline-block; border:1px solid #ccc; border-radius:12px; padding:0 8px;
+  margin-right:3px; font-size:13px; background:#fafafa; white-space:nowrap}
+.hx-chip.away {background:#eee; color:#666 !important; border-style:dashed}
+.hx-chip .hx-mark {font-weight:bold; font-size:14px}
+.hx-chip .hx-done {color:#1b5e20; font-weight:bold}
+.hx-legend-line {font-size:12px; color:#555; white-space:nowrap}
+.hexclass-seat .hx-team-tabs .widget-tab-contents,
+.hexclass-seat .hx-team-tabs .lm-TabPanel-stackedPanel {padding:4px 8px}
+.hexclass-seat .hx-team-tabs ol {margin:2px 0; padding-left:20px}
+</style>"""
+PRESENCE_LEGEND = (
+    '<span class="hx-legend-line" title="who is on the game page now, and who has pressed '
+    "I'm done this phase\">(● on the page · ○ away: page closed · ✓ done this phase)</span>"
+)
+
+
+def _chip(seat, here: bool, done: bool, me: bool) -> str:
+    """One teammate in the header: present or away, and done with the phase or not."""
+    name = short_title(seat.title) + (" (you)" if me else "")
+    mark = "●" if here else "○"
+    state = "on the page" if here else "away"
+    tail = ' <span class="hx-done">✓ done</span>' if done else ""
+    away = "" if here else " <small>away</small>"
+    return (
+        f'<span class="hx-chip{"" if here else " away"}" data-seat="{html.escape(seat.name)}" '
+        f'data-present="{int(here)}" title="{html.escape(seat.title)}: {state}'
+        f'{", done this phase" if done else ""}" style="color:{seat.colour}">'
+        f'<span class="hx-mark">{mark}</span> {html.escape(name)}{away}{tail}</span>'
+    )
+
+
+def ended_words(state) -> str:
+    """The game's end as the engine scored it (CA "Victory"), or just that it ended."""
+    if state.result is None:
+        return "The game has ended."
+    verdict = "Victory" if state.result.won else "Defeat"
+    return f"The game has ended: {verdict}, {state.result.total} points (see the Score tab)."
 
 
 def short_title(title: str) -> str:

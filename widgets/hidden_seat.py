@@ -235,7 +235,6 @@ class HiddenSeatApp:
         self.chat_text = W.Text(placeholder="message to your team", layout=W.Layout(width="260px"))
         send = W.Button(description="Send", button_style="info", layout=W.Layout(width="auto"))
         send.on_click(lambda _b: self.on_send())
-        self.chat_text.on_submit(lambda _t: self.on_send())
         self._chat_seen, self._chat_at = -1, 0.0
         self.refresh_chat()
         return W.VBox(

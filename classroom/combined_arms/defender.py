@@ -188,6 +188,7 @@ def reveal_platoon(state: GameState, h: Hex, why: str) -> bool:
         "reveal",
         f"{state.label(h)} revealed ({why}): {verdict}",
         target=h,
+        what="platoon",
         outcome=[verdict],
         rule=VARIANT,
     )
@@ -203,6 +204,7 @@ def reveal_atg(state: GameState, h: Hex, why: str) -> bool:
         "reveal",
         f"ATG counter in {state.label(h)} revealed ({why}): {verdict}",
         target=h,
+        what="ATGs",
         outcome=[verdict],
         rule=VARIANT,
     )

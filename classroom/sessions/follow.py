@@ -40,7 +40,7 @@ from .views import TeamSummary, team_summary
 
 MAX_ACTIONS_PER_POLL = 500
 _UNREAD = object()  # a change token no store gives: the data behind it is still to be read
-PRESENCE_EVERY = 2.0
+PRESENCE_EVERY = 1.0  # seconds: a page that has gone shows as away soon (issue 22)
 
 
 class GameFollower:

@@ -208,3 +208,25 @@ def test_a_poll_cut_off_mid_read_is_retried_by_the_next_one(store, game, new_sto
     writer.close()
     f.close()
     reader._reader.close()
+
+
+def test_a_seat_that_leaves_is_seen_gone_within_a_second(store, game, new_store, monkeypatch):
+    """Presence is re-read every second even when nothing else moves (a store whose change
+    token ignores heartbeats, as PostgreSQL's does): a page that has gone shows as away
+    within 5 s (its kernel leaves ~3 s after its browser stops ticking, issue 22)."""
+    import classroom.sessions.follow as follow
+
+    now = [1000.0]
+    monkeypatch.setattr(follow.time, "monotonic", lambda: now[0])
+    other = new_store()
+    other.heartbeat(game, "E", "tab")
+    f = GameFollower(store, game)
+    assert "E" in f.connected
+    monkeypatch.setattr(f._reader, "change_token", lambda gid=None: "unchanged")
+    f.poll()
+    other.leave(game, "E", "tab")
+    now[0] += 1.0
+    f.poll()
+    assert "E" not in f.connected
+    f.close()
+    other.close()
