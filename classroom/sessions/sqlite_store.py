@@ -236,8 +236,7 @@ class SQLiteStore(ClassStore):
     # --- connection and transactions ----------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        if not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)
         conn = sqlite3.connect(
             self.path,
             timeout=self._busy_timeout,
@@ -250,6 +249,8 @@ class SQLiteStore(ClassStore):
             raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode!r})")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self._durable else 'NORMAL'}")
         conn.execute("PRAGMA foreign_keys = ON")
+        for suffix in ("-wal", "-shm"):  # SQLite copies the file's mode; older files may differ
+            tighten(self.path.with_name(self.path.name + suffix))
         return conn
 
     def _ensure_schema(self) -> None:
@@ -1046,6 +1047,33 @@ def _game_info(row) -> GameInfo:
         created=created,
         ended_reason=ended_reason,
     )
+
+
+def private_file(path: pathlib.Path) -> None:
+    """Create ``path`` (and any missing folder) readable by this OS user only.
+
+    A new folder is made 0700 and a new file 0600; an existing file is tightened to
+    0600 (its folder is left as the owner set it). The store holds the class's tokens,
+    sealed seeds and the log: no other user of the machine has any business in it.
+    """
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    except PermissionError:
+        if not path.exists():
+            raise
+        return  # a read-only file: sqlite says so in its own words below
+    tighten(path)
+
+
+def tighten(path: pathlib.Path) -> None:
+    """Make an existing file 0600 (nothing if it is missing or not ours)."""
+    try:
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+    except (FileNotFoundError, PermissionError):
+        pass
 
 
 def _is_busy(exc: BaseException) -> bool:
