@@ -2,16 +2,42 @@
 
 * The SQLite file, its -wal and -shm and a folder the store creates are this OS user's
   only (0600/0700); an older, looser file is tightened when opened.
+* No seed and no token is in the store in clear (the raw bytes of the SQLite file, every
+  row of the PostgreSQL tables): tokens are hashed, and sealed with the store's key.
+* A process without the key (a seat kernel) finds its seat by token but reads no seed,
+  no token and cannot replay; the key's holder shows the links again.
+* A schema-3 store (clear tokens and seeds) is sealed when opened with the key.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import pathlib
+import sqlite3
 import stat
+import threading
 
-from classroom.combined_arms import EndPhase
-from classroom.sessions import create_class
+import pytest
+
+from classroom.combined_arms import EndPhase, Options
+from classroom.combined_arms.public import SecretAction
+from classroom.sessions import create_class, open_console, open_seat
+from classroom.sessions.hidden import HiddenGame, Referee
+from classroom.sessions.roles import enemy_player_layout
+from classroom.sessions.sealed import (
+    NoKey,
+    Sealer,
+    key_file_for,
+    token_hash,
+)
 from classroom.sessions.sqlite_store import SQLiteStore
+from classroom.sessions.store import StoreError
+
+from .helpers import first_enter, play, raw_connection
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SEED = 7_344_421_904_117_735_113  # 63 bits: unmistakable in any dump
 
 
 def _mode(path) -> int:
@@ -42,3 +68,199 @@ def test_an_older_loose_store_is_tightened_on_open(tmp_path):
         assert _mode(path) == 0o600
         assert _mode(path.with_name("class.db-wal")) == 0o600
         assert len(s.classes()) == 1
+
+
+# --- nothing in clear -------------------------------------------------------------------------
+
+
+def _everything_stored(store_kind, location, tmp_path) -> str:
+    """Every byte the store keeps: the SQLite file and its WAL, or every PostgreSQL row."""
+    if store_kind == "sqlite":
+        return "".join(
+            p.read_bytes().decode("latin-1") for p in tmp_path.glob("class.db*") if p.is_file()
+        )
+    out = []
+    with raw_connection(location) as conn:
+        tables = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+        for (table,) in tables:
+            out += [repr(r) for r in conn.execute(f"SELECT * FROM {table}").fetchall()]
+    return "\n".join(out)
+
+
+def test_no_seed_and_no_token_in_clear(store_kind, store_location, store, tmp_path):
+    made = create_class(store, teams=2, seed=SEED)
+    g = made.teams[0].game_id
+    play(store, g, "D", first_enter(store.state(g), "D"))
+    tokens = [made.instructor_token] + [s.token for t in made.teams for s in t.seats]
+    raw = _everything_stored(store_kind, store_location, tmp_path)
+    assert str(SEED) not in raw and hex(SEED)[2:] not in raw
+    assert SEED.to_bytes(8, "big").decode("latin-1") not in raw  # nor as a 64-bit integer
+    assert SEED.to_bytes(8, "little").decode("latin-1") not in raw
+    assert [t for t in tokens if t in raw] == []
+    assert token_hash(tokens[1]) in raw  # found by its hash
+    assert store.game(g).seed == SEED  # and the key's holder still has it all
+    assert store.tokens(made.class_id)[0] == made.instructor_token
+    [entry] = store.instructor_log(made.class_id)
+    assert entry.data["seeds"] == [SEED, SEED]
+
+
+def _keyless(store_kind, store_location):
+    """A store handle as a seat kernel of ``hexclass serve`` has one: without the key."""
+    if store_kind == "sqlite":
+        return SQLiteStore(store_location, key=None)
+    from classroom.sessions.pg_store import PostgresStore
+
+    return PostgresStore(store_location, key=None)
+
+
+@pytest.fixture
+def referee(new_store):
+    """The referee on its own keyed handle, in a thread (as ``hexclass serve`` runs it)."""
+    ref = Referee(new_store())
+    stop = threading.Event()
+    thread = threading.Thread(target=ref.run, args=(stop, 0.005), daemon=True)
+    thread.start()
+    yield ref
+    stop.set()
+    thread.join(10)
+
+
+def test_a_keyless_process_finds_its_seat_but_no_secret(
+    store_kind, store_location, new_store, referee
+):
+    store = new_store()
+    made = create_class(store, teams=1, seed=SEED)
+    g = made.teams[0].game_id
+    keyless = _keyless(store_kind, store_location)
+    try:
+        seat = open_seat(keyless, made.teams[0].seats[1].token)  # by the token's hash
+        assert (seat.game_id, seat.seat) == (g, made.teams[0].seats[1].seat)
+        assert keyless.game(g).seed is None
+        assert open_console(keyless, made.instructor_token).class_id == made.class_id
+        with pytest.raises(NoKey, match="needs the store's key"):
+            keyless.tokens(made.class_id)
+        with pytest.raises(NoKey, match="seed is sealed"):
+            keyless.state(g)
+        with pytest.raises(NoKey):
+            create_class(keyless, teams=1, seed=1)
+        assert "seeds" in keyless.instructor_log(made.class_id)[0].data  # left sealed
+        assert str(SEED) not in repr(keyless.instructor_log(made.class_id))
+        assert keyless.post_message(g, "D", "hello").ok  # what needs no secret still works
+    finally:
+        keyless.close()
+
+
+def test_another_key_opens_nothing(tmp_path, store_key_file):
+    path = tmp_path / "class.db"
+    with SQLiteStore(path) as s:
+        made = create_class(s, teams=1, seed=SEED)
+    with SQLiteStore(path, key=Sealer(bytes(32))) as s:
+        with pytest.raises(StoreError, match="does not open with this store's key"):
+            s.tokens(made.class_id)
+        with pytest.raises(StoreError, match="does not open"):
+            s.game(made.teams[0].game_id)
+
+
+def test_the_key_file_is_made_beside_the_store_and_private(tmp_path, monkeypatch):
+    monkeypatch.delenv("HEXCLASS_KEY_FILE")
+    path = tmp_path / "class.db"
+    with SQLiteStore(path) as s:
+        create_class(s, teams=1, seed=SEED)
+    key = key_file_for(path)
+    assert key == tmp_path / "class.db.key" and _mode(key) == 0o600
+    assert len(key.read_text().strip()) == 44  # 32 bytes in base64
+    monkeypatch.setenv("HEXCLASS_KEYLESS", "1")  # what a seat kernel's environment says
+    with SQLiteStore(path) as s:
+        assert s.game(1).seed is None
+
+
+# --- a schema-3 store is sealed on open ----------------------------------------------------------
+
+
+def _as_schema_3(path) -> tuple[str, list[str]]:
+    """Turn a fresh store back into what hexclass wrote before sealing: clear tokens and
+    seeds, no sealed columns, user_version 3. Returns (instructor token, seat tokens)."""
+    with SQLiteStore(path) as s:
+        made = create_class(s, teams=1, seed=SEED)
+        g = made.teams[0].game_id
+        play(s, g, "support", EndPhase("support"))
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("UPDATE classes SET instructor_token = ?", (made.instructor_token,))
+    for link in made.teams[0].seats:
+        conn.execute("UPDATE seats SET token = ? WHERE seat = ?", (link.token, link.seat))
+    conn.execute("UPDATE games SET seed = ?", (SEED,))
+    conn.execute(
+        "UPDATE instructor_log SET data = ? WHERE kind = 'create'",
+        (f'{{"teams": [1], "seeds": [{SEED}]}}',),
+    )
+    for table, col in (("classes", "instructor"), ("games", "seed"), ("seats", "token")):
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {col}_sealed")
+    conn.execute("PRAGMA user_version = 3")
+    conn.execute("VACUUM")  # no old page keeps a sealed copy
+    conn.close()
+    return made.instructor_token, [link.token for link in made.teams[0].seats]
+
+
+def test_a_schema_3_store_is_sealed_when_opened_with_the_key(tmp_path):
+    path = tmp_path / "class.db"
+    instructor, seats = _as_schema_3(path)
+    assert str(SEED).encode() in path.read_bytes()
+    with pytest.raises(NoKey, match="upgrading the store"):
+        SQLiteStore(path, key=None)
+    with SQLiteStore(path) as s:
+        assert s.lookup_token(seats[0]).seat == "armour"
+        assert s.tokens(1) == (instructor, {1: dict(zip(s.game(1).layout.names, seats))})
+        assert s.game(1).seed == SEED and s.version(1) == 1
+        assert s.instructor_log(1)[0].data["seeds"] == [SEED]
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("class.db*") if p.is_file())
+    assert str(SEED).encode() not in raw
+    assert [t for t in [instructor, *seats] if t.encode() in raw] == []
+
+
+def test_enemy_player_secrets_are_sealed_in_the_store(
+    store_kind, store_location, new_store, referee, tmp_path
+):
+    """The defender's deployment: sealed in the log, in its view and in its order."""
+    import random
+
+    from classroom.combined_arms.defender import ai_choice
+
+    keyed = new_store()
+    made = create_class(
+        keyed,
+        teams=1,
+        seed=31,
+        seats=enemy_player_layout(5),
+        options=Options(auto_decisions=True, enemy_player=True),
+    )
+    g = made.teams[0].game_id
+    tokens = {s.seat: s.token for s in made.teams[0].seats}
+    kernel = _keyless(store_kind, store_location)
+    try:
+        open_seat(kernel, tokens["defender"])  # the defender's kernel knows its own token
+        for _ in range(400):
+            if referee.published.get(g) is not None:
+                break
+            threading.Event().wait(0.01)
+        defender = HiddenGame(kernel, g, "defender")
+        deploy = ai_choice(defender.state, "defender", random.Random(3))
+        assert defender.submit(deploy) is None
+        secret = json.dumps(sorted(deploy.platoons))[1:-1]
+        raw = _everything_stored(store_kind, store_location, tmp_path)
+        assert secret not in raw and "Deploy" not in raw
+        # an attacker's kernel reads the log without the deployment, and no defender view
+        attacker = _keyless(store_kind, store_location)
+        try:
+            open_seat(attacker, tokens["D"])
+            logged = attacker.actions(g)
+            assert any(isinstance(a.action, SecretAction) for a in logged)
+            with pytest.raises(NoKey):
+                attacker.hidden().view(g, "defender")
+            assert HiddenGame(attacker, g, "D").state.secret is None
+        finally:
+            attacker.close()
+        assert keyed.actions(g)[0].action == deploy  # the key's holder reads it all
+    finally:
+        kernel.close()
