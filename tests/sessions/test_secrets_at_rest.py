@@ -11,28 +11,40 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import pathlib
+import re
+import socket
 import sqlite3
 import stat
+import subprocess
+import sys
 import threading
+import time
+import urllib.error
+import urllib.request
 
 import pytest
 
 from classroom.combined_arms import EndPhase, Options
-from classroom.combined_arms.public import SecretAction
+from classroom.combined_arms.actions import action_to_json
+from classroom.combined_arms.public import SealedDice, SecretAction
 from classroom.sessions import create_class, open_console, open_seat
 from classroom.sessions.hidden import HiddenGame, Referee
 from classroom.sessions.roles import enemy_player_layout
 from classroom.sessions.sealed import (
+    KEY_ENV,
+    KEY_FILE_ENV,
+    KEYLESS_ENV,
     NoKey,
     Sealer,
     key_file_for,
     token_hash,
 )
 from classroom.sessions.sqlite_store import SQLiteStore
-from classroom.sessions.store import StoreError
+from classroom.sessions.store import Refusal, StoreError
 
 from .helpers import first_enter, play, raw_connection
 
@@ -219,6 +231,63 @@ def test_a_schema_3_store_is_sealed_when_opened_with_the_key(tmp_path):
     assert [t for t in [instructor, *seats] if t.encode() in raw] == []
 
 
+# --- a co-op seat kernel without the key plays through the referee -------------------------------
+
+
+def test_a_keyless_coop_seat_plays_through_the_referee(
+    store_kind, store_location, new_store, referee
+):
+    keyed = new_store()
+    made = create_class(keyed, teams=1, seed=SEED)
+    g = made.teams[0].game_id
+    tokens = {s.seat: s.token for s in made.teams[0].seats}
+    kernel_d, kernel_e = (_keyless(store_kind, store_location) for _ in range(2))
+    try:
+        d = open_seat(kernel_d, tokens["D"])
+        e = open_seat(kernel_e, tokens["E"])
+        fd, fe = d.follower(), e.follower()
+        assert fd.version == fe.version == 0
+        assert fd.state.seed == 0 and isinstance(fd.state.dice, SealedDice)  # nothing to foresee
+        with pytest.raises(NoKey):
+            kernel_d.live_game(g)
+        enter = first_enter(fd.state, "D")
+        result = d.submit(fd.version, enter)
+        assert result.ok and result.version == 1 and result.value == enter
+        assert [a.action for a in result.update.actions] == [enter]
+        assert result.update.events and fd.version == 1  # the shared copy moved on already
+        assert not fd.poll().board_changed  # ... so polling does not show it twice
+        assert fd.state.units[enter.unit].hex == keyed.state(g).units[enter.unit].hex
+        # another seat's kernel sees it on its next poll
+        for _ in range(400):
+            upd = fe.poll()
+            if upd.board_changed:
+                break
+            threading.Event().wait(0.01)
+        assert [a.version for a in upd.actions] == [1] and fe.state.units[enter.unit].hex
+        # a refusal keeps its kind, message and rule (CA p.7 and the engine's own)
+        again = d.submit(fd.version, enter)
+        assert not again and again.kind == Refusal.ILLEGAL and again.message and again.rule
+        wrong = e.submit(fe.version, first_enter(fe.state, "D"))
+        assert not wrong and wrong.kind == Refusal.WRONG_SEAT
+        stale = d.submit(0, EndPhase("support"))
+        assert not stale and stale.kind == Refusal.WRONG_SEAT
+        assert keyed.version(g) == 1
+        # D's kernel cannot order in E's name: the order is not sealed with E's key
+        forged = kernel_d.hidden().place_order(
+            g, "E", 1, action_to_json(first_enter(fe.state, "E"))
+        )
+        for _ in range(400):
+            verdict = keyed.hidden().order(forged)
+            if verdict.status != "waiting":
+                break
+            threading.Event().wait(0.01)
+        assert verdict.status == "refused" and keyed.version(g) == 1
+        assert d.say("hello team").ok and fe.poll().messages[0].text == "hello team"
+    finally:
+        kernel_d.close()
+        kernel_e.close()
+
+
 def test_enemy_player_secrets_are_sealed_in_the_store(
     store_kind, store_location, new_store, referee, tmp_path
 ):
@@ -264,3 +333,157 @@ def test_enemy_player_secrets_are_sealed_in_the_store(
         assert keyed.actions(g)[0].action == deploy  # the key's holder reads it all
     finally:
         kernel.close()
+
+
+# --- hexclass serve: the key stays out of seat kernels ----------------------------------------
+
+
+def _proc_env(pid: int) -> dict[str, str]:
+    raw = pathlib.Path(f"/proc/{pid}/environ").read_bytes()
+    return dict(
+        item.split("=", 1) for item in raw.decode(errors="replace").split("\0") if "=" in item
+    )
+
+
+def _memory_has(pid: int, needles: list[bytes]) -> list[bytes]:
+    """Which of ``needles`` are anywhere in the readable memory of process ``pid``."""
+    found = set()
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            span, perms = line.split()[:2]
+            if not perms.startswith("r") or "[vvar]" in line or "[vsyscall]" in line:
+                continue
+            start, end = (int(x, 16) for x in span.split("-"))
+            try:
+                mem.seek(start)
+                chunk = mem.read(end - start)
+            except (OSError, ValueError, OverflowError):
+                continue
+            found |= {n for n in needles if n in chunk}
+    return sorted(found)
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=180) as r:
+        return r.read().decode()
+
+
+def _kernel_pid(kernel_id: str) -> int:
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmd = pathlib.Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if f"kernel-{kernel_id}.json".encode() in cmd:
+                return int(entry)
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
+@pytest.mark.slow
+def test_seat_kernels_of_hexclass_serve_hold_no_key_and_no_secret(tmp_path, store_key_file):
+    """A real server: its seat kernels' environment and memory carry no key, no seed and no
+    other seat's token, yet the seat page draws the board; only the instructor's has it.
+
+    Without preheating, a plain GET runs the page in a kernel of its own (a preheated kernel
+    would wait for a browser to send the token); the pool's kernels get the same
+    environment (``test_pool_kernels_get_no_key``)."""
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    store_path = tmp_path / "class.db"
+    log = open(tmp_path / "serve.log", "w+")  # noqa: SIM115
+    cmd = [sys.executable, "-m", "classroom.cli", "serve", f"--port={port}"]
+    proc = subprocess.Popen(
+        [*cmd, f"--store={store_path}", "--no-preheat", "--cull-after=600"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+    )
+    try:
+        status = _wait(lambda: _status(base), proc, log)
+        with SQLiteStore(store_path) as s:
+            made = create_class(s, teams=2, seed=SEED, base_url=base)
+        key = store_key_file.read_text().strip()
+        key_bytes = base64.urlsafe_b64decode(key)
+        seat, other = made.teams[0].seats[1], made.teams[1].seats[1]
+        html = _get(seat.url)
+        assert "hx-panel" in html and "Team 1" in html and "Traceback" not in html  # drawn
+        assert "does not work" not in html and "cannot be used" not in html
+        seat_kernel = _kernel_pid(re.search(r'"kernelId": ?"([0-9a-f-]+)"', html)[1])
+        ihtml = _get(made.instructor_url)
+        teacher = _kernel_pid(re.search(r'"kernelId": ?"([0-9a-f-]+)"', ihtml)[1])
+        status = _status(base)
+        server_env = _proc_env(status["server_pid"])
+        assert server_env[KEY_FILE_ENV] == str(store_key_file)
+        assert KEY_FILE_ENV in _proc_env(teacher)  # the instructor's console shows the links
+        kernels = [p for p in status["pids"] if p != teacher]
+        assert seat_kernel in kernels
+        for pid in kernels:
+            env = _proc_env(pid)
+            assert env.get(KEYLESS_ENV) == "1"
+            assert [n for n in (KEY_ENV, KEY_FILE_ENV) if n in env] == []
+            assert [v for v in env.values() if key in v or str(store_key_file) in v] == []
+        secrets_ = [
+            key.encode(),
+            key_bytes,
+            str(SEED).encode(),
+            other.token.encode(),
+            made.teams[0].seats[2].token.encode(),
+            made.instructor_token.encode(),
+        ]
+        assert _memory_has(seat_kernel, secrets_) == []
+        assert _memory_has(seat_kernel, [seat.token.encode()])  # the check can see
+        assert _memory_has(teacher, [key_bytes]) == [key_bytes]  # ... and tell them apart
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _status(base: str) -> dict | None:
+    try:
+        with urllib.request.urlopen(base + "/hexclass/api/status", timeout=10) as r:
+            got = json.load(r)
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
+    return got
+
+
+def _wait(check, proc, log, timeout: float = 240.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.flush()
+            raise AssertionError(pathlib.Path(log.name).read_text()[-3000:])
+        got = check()
+        if got:
+            return got
+        time.sleep(0.5)
+    raise AssertionError("hexclass serve did not get ready in time")
+
+
+def test_pool_kernels_get_no_key_and_the_instructor_page_keeps_it(monkeypatch):
+    from classroom.server import kernel_env
+
+    server = {"PATH": "/bin", KEY_FILE_ENV: "/srv/class.db.key", KEY_ENV: "c2VjcmV0"}
+    pool = kernel_env({**server, "VOILA_PREHEAT": "True"})
+    seat = kernel_env({**server, "SCRIPT_NAME": "/voila/render/classroom/pages/seat.ipynb"})
+    lesson = kernel_env({**server, "SCRIPT_NAME": "/voila/render/lessons/01.ipynb"})
+    for env in (pool, seat, lesson):
+        assert KEY_FILE_ENV not in env and KEY_ENV not in env and env[KEYLESS_ENV] == "1"
+        assert env["PATH"] == "/bin"
+    teacher = kernel_env(
+        {**server, "SCRIPT_NAME": "/voila/render/classroom/pages/instructor.ipynb"}
+    )
+    assert teacher[KEY_FILE_ENV] == "/srv/class.db.key" and KEYLESS_ENV not in teacher
+    monkeypatch.setenv(KEY_ENV, "from-the-server")
+    assert KEY_ENV not in kernel_env(None)  # no env given: the server's own, stripped
