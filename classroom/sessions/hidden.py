@@ -321,6 +321,7 @@ class Referee:
             detail = {"kind": "busy", "message": f"the order could not be decided: {exc}"}
             self.tables.decide_order(order, "refused", detail)
             return
+        self.publish(order.game_id)  # first: a seat told "accepted" finds the new copy there
         if result:
             self.tables.decide_order(order, "accepted", {"version": result.version})
         else:
@@ -331,7 +332,6 @@ class Referee:
                 "version": result.version,
             }
             self.tables.decide_order(order, "refused", detail)
-        self.publish(order.game_id)
 
     def publish(self, game_id: int) -> None:
         try:

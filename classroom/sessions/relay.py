@@ -187,7 +187,7 @@ def _pauses() -> Iterator[float]:
     pause = 0.005
     while True:
         yield pause
-        pause = min(pause * 1.5, 0.1)
+        pause = min(pause * 1.5, 0.02)
 
 
 __all__ = ["PublicGame", "Relay", "RelayFollower"]
