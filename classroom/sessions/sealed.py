@@ -162,13 +162,18 @@ def read_key_file(path: pathlib.Path, create: bool = True) -> bytes:
         if not path.parent.exists():
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         text = base64.urlsafe_b64encode(secrets.token_bytes(KEY_BYTES)).decode() + "\n"
+        draft = path.with_name(f".{path.name}.{secrets.token_hex(6)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.link(draft, path)  # whole or not at all; never over another process's key
         except FileExistsError:
             pass  # another process made it first: read theirs
-        else:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
+        finally:
+            draft.unlink()
     try:
         if path.stat().st_mode & 0o077:
             os.chmod(path, 0o600)
@@ -327,7 +332,8 @@ UPGRADE_COLUMNS = (
 
 def upgrade_rows(run, sealer: Sealer | None) -> None:
     """Schema 3 -> 4, inside the store's upgrade transaction (``run(sql with ?, params)``):
-    tokens become hashes plus sealed copies, seeds (and the instructor log's) sealed."""
+    tokens become hashes plus sealed copies, seeds (and the instructor log's) sealed,
+    enemy-player views and decided orders (kept in clear before) removed."""
     sealer = need(sealer, "upgrading the store (sealing its seeds and tokens)")
     for cid, tok in run(
         "SELECT id, instructor_token FROM classes WHERE instructor_sealed IS NULL", ()
@@ -348,6 +354,10 @@ def upgrade_rows(run, sealer: Sealer | None) -> None:
             "UPDATE games SET seed = 0, seed_sealed = ? WHERE id = ?",
             (sealer.seal(str(seed), "seed"), gid),
         )
+    # views and decided orders written in clear go; the referee publishes sealed ones again
+    run("DELETE FROM hidden_views", ())
+    run("DELETE FROM hidden_seats", ())
+    run("DELETE FROM hidden_orders WHERE status IN ('accepted', 'refused')", ())
     for lid, raw in run("SELECT id, data FROM instructor_log WHERE kind = 'create'", ()).fetchall():
         data = json.loads(raw)
         if isinstance(data.get("seeds"), list):

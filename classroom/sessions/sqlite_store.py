@@ -235,10 +235,12 @@ class SQLiteStore(ClassStore):
         try:
             self._conn = self._connect()
             self._ensure_schema()
-        except (sqlite3.Error, OSError) as exc:
+        except BaseException as exc:
             if self._conn is not None:
                 self._conn.close()
-            raise store_fault(exc, self.path) from None
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise store_fault(exc, self.path) from None
+            raise  # e.g. an old file opened without the key (sealed.NoKey)
 
     # --- connection and transactions ----------------------------------------------------------
 

@@ -17,7 +17,6 @@ import os
 import pathlib
 import re
 import socket
-import sqlite3
 import stat
 import subprocess
 import sys
@@ -191,44 +190,56 @@ def test_the_key_file_is_made_beside_the_store_and_private(tmp_path, monkeypatch
 # --- a schema-3 store is sealed on open ----------------------------------------------------------
 
 
-def _as_schema_3(path) -> tuple[str, list[str]]:
+def _as_schema_3(store, location) -> tuple[str, list[str]]:
     """Turn a fresh store back into what hexclass wrote before sealing: clear tokens and
-    seeds, no sealed columns, user_version 3. Returns (instructor token, seat tokens)."""
-    with SQLiteStore(path) as s:
-        made = create_class(s, teams=1, seed=SEED)
-        g = made.teams[0].game_id
-        play(s, g, "support", EndPhase("support"))
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("UPDATE classes SET instructor_token = ?", (made.instructor_token,))
-    for link in made.teams[0].seats:
-        conn.execute("UPDATE seats SET token = ? WHERE seat = ?", (link.token, link.seat))
-    conn.execute("UPDATE games SET seed = ?", (SEED,))
-    conn.execute(
-        "UPDATE instructor_log SET data = ? WHERE kind = 'create'",
-        (f'{{"teams": [1], "seeds": [{SEED}]}}',),
-    )
-    for table, col in (("classes", "instructor"), ("games", "seed"), ("seats", "token")):
-        conn.execute(f"ALTER TABLE {table} DROP COLUMN {col}_sealed")
-    conn.execute("PRAGMA user_version = 3")
-    conn.execute("VACUUM")  # no old page keeps a sealed copy
-    conn.close()
+    seeds, no sealed columns, schema 3. Returns (instructor token, seat tokens)."""
+    made = create_class(store, teams=1, seed=SEED)
+    g = made.teams[0].game_id
+    play(store, g, "support", EndPhase("support"))
+    store.close()
+    pg = location.startswith("postgresql://")
+    with raw_connection(location) as conn:
+
+        def run(sql, params=()):
+            conn.execute(sql.replace("?", "%s") if pg else sql, params)
+
+        run("UPDATE classes SET instructor_token = ?", (made.instructor_token,))
+        for link in made.teams[0].seats:
+            run("UPDATE seats SET token = ? WHERE seat = ?", (link.token, link.seat))
+        run("UPDATE games SET seed = ?", (SEED,))
+        run(
+            "UPDATE instructor_log SET data = ? WHERE kind = 'create'",
+            (f'{{"teams": [1], "seeds": [{SEED}]}}',),
+        )
+        for table, col in (("classes", "instructor"), ("games", "seed"), ("seats", "token")):
+            run(f"ALTER TABLE {table} DROP COLUMN {col}_sealed")
+        run(  # a view in clear, as schema 3 published them
+            "INSERT INTO hidden_views (game_id, audience, version, state) VALUES (?, 'D', 0, ?)",
+            (g, f'{{"secret": "deployment of {SEED}"}}'),
+        )
+        run("UPDATE hexclass_schema SET version = 3" if pg else "PRAGMA user_version = 3")
+        run("VACUUM")  # no old page keeps a sealed copy
     return made.instructor_token, [link.token for link in made.teams[0].seats]
 
 
-def test_a_schema_3_store_is_sealed_when_opened_with_the_key(tmp_path):
-    path = tmp_path / "class.db"
-    instructor, seats = _as_schema_3(path)
-    assert str(SEED).encode() in path.read_bytes()
+def test_a_schema_3_store_is_sealed_when_opened_with_the_key(
+    store_kind, store_location, new_store, tmp_path
+):
+    instructor, seats = _as_schema_3(new_store(), store_location)
+    assert str(SEED) in _everything_stored(store_kind, store_location, tmp_path)
     with pytest.raises(NoKey, match="upgrading the store"):
-        SQLiteStore(path, key=None)
-    with SQLiteStore(path) as s:
-        assert s.lookup_token(seats[0]).seat == "armour"
-        assert s.tokens(1) == (instructor, {1: dict(zip(s.game(1).layout.names, seats))})
-        assert s.game(1).seed == SEED and s.version(1) == 1
-        assert s.instructor_log(1)[0].data["seeds"] == [SEED]
-    raw = b"".join(p.read_bytes() for p in tmp_path.glob("class.db*") if p.is_file())
-    assert str(SEED).encode() not in raw
-    assert [t for t in [instructor, *seats] if t.encode() in raw] == []
+        _keyless(store_kind, store_location)
+    s = new_store()
+    c = s.classes()[0].id
+    g = s.games(c)[0].id
+    assert s.lookup_token(seats[0]).seat == "armour"
+    assert s.tokens(c) == (instructor, {g: dict(zip(s.game(g).layout.names, seats))})
+    assert s.game(g).seed == SEED and s.version(g) == 1
+    assert s.instructor_log(c)[0].data["seeds"] == [SEED]
+    s.close()
+    raw = _everything_stored(store_kind, store_location, tmp_path)
+    assert str(SEED) not in raw
+    assert [t for t in [instructor, *seats] if t in raw] == []
 
 
 # --- a co-op seat kernel without the key plays through the referee -------------------------------
@@ -487,3 +498,18 @@ def test_pool_kernels_get_no_key_and_the_instructor_page_keeps_it(monkeypatch):
     assert teacher[KEY_FILE_ENV] == "/srv/class.db.key" and KEYLESS_ENV not in teacher
     monkeypatch.setenv(KEY_ENV, "from-the-server")
     assert KEY_ENV not in kernel_env(None)  # no env given: the server's own, stripped
+
+
+def test_processes_starting_together_make_one_key(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from classroom.sessions.sealed import read_key_file
+
+    path = tmp_path / "new" / "class.db.key"
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: read_key_file(path), range(16)))
+    assert len(keys) == 1 and _mode(path) == 0o600 and _mode(path.parent) == 0o700
+    assert [p.name for p in path.parent.iterdir()] == ["class.db.key"]  # no draft left
+    path.write_text("not a key\n")
+    with pytest.raises(StoreError, match="expected a store key"):
+        read_key_file(path)
