@@ -219,7 +219,7 @@ CREATE TABLE IF NOT EXISTS instructor_log (
     data     text   NOT NULL,
     at       double precision NOT NULL
 );
-""" + HIDDEN_TABLES
+""" + HIDDEN_TABLES + sealed.KEY_TABLE
 _SCHEMA_LOCK = 0x68657863  # advisory lock key ("hexc") held while creating the tables
 
 _GAME_COLUMNS = (
@@ -515,6 +515,13 @@ class PostgresStore(ClassStore):
         self._closed = False
         try:
             self._ensure_schema()
+            if self._sealer is not None:
+                with self._conn() as conn:
+                    sealed.check_key(
+                        lambda sql, p: conn.execute(sql.replace("?", "%s"), p),
+                        self._sealer,
+                        self.path,
+                    )
         except BaseException:
             self.close()
             raise

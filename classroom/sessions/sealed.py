@@ -323,6 +323,40 @@ def action_from_text(sealer: Sealer | None, raw: str, seat: str):
     return action_from_json(json.loads(raw))
 
 
+# One sealed word per store: opened on every keyed open, so a host given another key (a
+# second server on a shared PostgreSQL store) is stopped before it writes anything.
+KEY_TABLE = """
+CREATE TABLE IF NOT EXISTS store_key (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    probe TEXT NOT NULL
+);
+"""
+PROBE = "hexclass store key"
+
+
+def check_key(run, sealer: Sealer | None, where: str) -> None:
+    """Seal the probe on first use; afterwards insist that this process's key opens it."""
+    if sealer is None:
+        return
+    row = run("SELECT probe FROM store_key WHERE id = 1", ()).fetchone()
+    if row is None:
+        run(
+            "INSERT INTO store_key (id, probe) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
+            (sealer.seal(PROBE, "probe"),),
+        )
+        return
+    try:
+        ok = sealer.open(row[0], "probe") == PROBE
+    except StoreError:
+        ok = False
+    if not ok:
+        raise StoreError(
+            f"the class store {where} was sealed with another key than this one: give this "
+            f"process the store's own key file (--key-file, ${KEY_FILE_ENV}) or ${KEY_ENV}; "
+            "every host of one PostgreSQL store needs the same key"
+        )
+
+
 UPGRADE_COLUMNS = (
     "ALTER TABLE classes ADD COLUMN instructor_sealed TEXT",
     "ALTER TABLE games ADD COLUMN seed_sealed TEXT",

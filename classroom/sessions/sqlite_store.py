@@ -185,7 +185,7 @@ CREATE TABLE IF NOT EXISTS instructor_log (
     data     TEXT    NOT NULL,
     at       REAL    NOT NULL
 );
-""" + HIDDEN_TABLES
+""" + HIDDEN_TABLES + sealed.KEY_TABLE
 
 # Version 1 files (before the strict commander and seat holders) are brought up to date.
 MIGRATIONS = {
@@ -235,6 +235,7 @@ class SQLiteStore(ClassStore):
         try:
             self._conn = self._connect()
             self._ensure_schema()
+            self._check_key()
         except BaseException as exc:
             if self._conn is not None:
                 self._conn.close()
@@ -287,6 +288,17 @@ class SQLiteStore(ClassStore):
         if 1 <= have < 4:  # no free page or old WAL frame keeps a clear token or seed
             self._conn.execute("VACUUM")
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _check_key(self) -> None:
+        """This process's key is the store's own (:func:`.sealed.check_key`)."""
+        if self._sealer is None:
+            return
+        row = self._conn.execute("SELECT probe FROM store_key WHERE id = 1").fetchone()
+        if row is not None:  # the usual case: read only, no write lock
+            sealed.check_key(lambda sql, p: _One(row), self._sealer, str(self.path))
+            return
+        with self._write() as db:
+            sealed.check_key(db.execute, self._sealer, str(self.path))
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -1100,6 +1112,16 @@ def tighten(path: pathlib.Path) -> None:
             os.chmod(path, 0o600)
     except (FileNotFoundError, PermissionError):
         pass
+
+
+class _One:
+    """A cursor that already holds its one row."""
+
+    def __init__(self, row) -> None:
+        self.row = row
+
+    def fetchone(self):
+        return self.row
 
 
 def _is_busy(exc: BaseException) -> bool:

@@ -163,15 +163,25 @@ def test_a_keyless_process_finds_its_seat_but_no_secret(
         keyless.close()
 
 
-def test_another_key_opens_nothing(tmp_path, store_key_file):
-    path = tmp_path / "class.db"
-    with SQLiteStore(path) as s:
-        made = create_class(s, teams=1, seed=SEED)
-    with SQLiteStore(path, key=Sealer(bytes(32))) as s:
-        with pytest.raises(StoreError, match="does not open with this store's key"):
-            s.tokens(made.class_id)
-        with pytest.raises(StoreError, match="does not open"):
-            s.game(made.teams[0].game_id)
+def test_another_key_is_refused_when_the_store_opens(store_kind, store_location, new_store):
+    """A second host given another key stops at once, before it writes anything."""
+    made = create_class(new_store(), teams=1, seed=SEED)
+    with pytest.raises(StoreError, match="sealed with another key") as err:
+        if store_kind == "sqlite":
+            SQLiteStore(store_location, key=Sealer(bytes(32)))
+        else:
+            from classroom.sessions.pg_store import PostgresStore
+
+            PostgresStore(store_location, key=Sealer(bytes(32)))
+    assert "every host of one PostgreSQL store needs the same key" in str(err.value)
+    with SQLiteStore(store_location) if store_kind == "sqlite" else new_store() as s:
+        assert s.tokens(made.class_id)[0] == made.instructor_token  # its own key still opens
+
+
+def test_a_value_sealed_with_another_key_does_not_open():
+    box = Sealer(bytes(32)).seal("42", "seed")
+    with pytest.raises(StoreError, match="does not open with this store's key"):
+        Sealer(bytes(range(32))).open(box, "seed")
 
 
 def test_the_key_file_is_made_beside_the_store_and_private(tmp_path, monkeypatch):
