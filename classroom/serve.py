@@ -12,7 +12,10 @@ class) in a child process of its own process group, which this command supervise
   kernels no browser ever connected to are culled after ``--cull-after`` seconds, and
   the preheated seat kernels follow the store's running games (up to ``--class-size``).
 
-Every kernel gets ``HEXCLASS_STORE`` so co-op pages share one store file.
+Every kernel gets ``HEXCLASS_STORE`` so co-op pages share one store file. The store's
+key (classroom/sessions/sealed.py: ``--key-file``, else ``$HEXCLASS_KEY`` or
+``$HEXCLASS_KEY_FILE``, else the file beside the store, made if missing) goes to the
+server, its referee and the instructor's page only, never to a seat kernel.
 """
 
 from __future__ import annotations
@@ -96,6 +99,13 @@ def add_serve_command(commands) -> None:
         default=None,
         help="the co-op store: a file or a postgresql:// URL "
         "(default $HEXCLASS_STORE or ~/.hexclass/class.db)",
+    )
+    p.add_argument(
+        "--key-file",
+        default=None,
+        metavar="PATH",
+        help="the store's key file (default $HEXCLASS_KEY_FILE or the file beside the store; "
+        "made 0600 if missing)",
     )
     p.add_argument("--no-preheat", action="store_true", help="start every page's kernel on demand")
     p.add_argument(
@@ -280,6 +290,21 @@ class Supervisor:
         return left
 
 
+def store_key_env(store: str, key_file: str | None) -> dict[str, str]:
+    """The server's key settings: the key file made (0600) if missing, its path exported."""
+    from classroom.sessions import sealed
+
+    os.environ.pop(sealed.KEYLESS_ENV, None)
+    if key_file is None and os.environ.get(sealed.KEY_ENV):
+        sealed.sealer_for(store)  # a bad key is an error now, not in the middle of a class
+        return {}
+    path = pathlib.Path(
+        key_file or os.environ.get(sealed.KEY_FILE_ENV) or sealed.key_file_for(store)
+    )
+    sealed.read_key_file(path.expanduser())
+    return {sealed.KEY_FILE_ENV: str(path.expanduser().resolve())}
+
+
 def run(args) -> int:
     from classroom.sessions.locate import describe, for_children, is_postgres, sqlite_path
 
@@ -290,6 +315,11 @@ def run(args) -> int:
             sqlite_path(store).parent.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError) as exc:
         print(f"hexclass serve: cannot use store {location}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        key_env = store_key_env(store, getattr(args, "key_file", None))
+    except (OSError, RuntimeError, ValueError) as exc:
+        print(f"hexclass serve: cannot use the store's key: {exc}", file=sys.stderr)
         return 2
     problem = port_problem(args.host, args.port)
     if problem:
@@ -302,6 +332,7 @@ def run(args) -> int:
     env = {
         **os.environ,
         "HEXCLASS_STORE": str(store),
+        **key_env,
         MARKER: marker,
         "JUPYTER_PATH": jupyter_path,
         "PYTHONUNBUFFERED": "1",

@@ -45,7 +45,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 HOME = "classroom/pages/home.ipynb"
 SEAT = "classroom/pages/seat.ipynb"
 SOLITAIRE = "classroom/pages/solitaire.ipynb"
-CONSOLE = "classroom/pages/instructor.ipynb"
+INSTRUCTOR = "classroom/pages/instructor.ipynb"  # the one page whose kernel holds the key
 STATUS_PATH = "/hexclass/api/status"
 STORE_CHECK_SECONDS = 5.0  # the seats are counted again at least this often
 STORE_WATCH_SECONDS = 0.5  # the store file is looked at (a stat) this often
@@ -90,7 +90,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
 
     # --- start and stop, one log line each ----------------------------------------------------
     async def _async_start_kernel(self, **kwargs):
-        env = kwargs.get("env") or {}
+        env = kwargs["env"] = kernel_env(kwargs.get("env"))
         kernel_id = await super()._async_start_kernel(**kwargs)
         self._born[kernel_id] = time.monotonic()
         self._page[kernel_id] = page_of(env)
@@ -245,7 +245,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
                 self._seats, self._store_stamp = open_seats(self.store_path), stamp
                 self._seats_checked = now
         free = self._seats - self.served_pages(SEAT)
-        consoles = [k for k, page in self._page.items() if page == CONSOLE]
+        consoles = [k for k, page in self._page.items() if page == INSTRUCTOR]
         if any(now - self._born.get(k, -1e9) < self.console_warm_for for k in consoles):
             free = max(free, self.console_warm_seats)
         return max(self.seat_pool_min, min(self.seat_pool_max, free))
@@ -312,6 +312,26 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             f"{c['kernels']} kernels ({c['preheated']} preheated, {c['with_page']} with an open "
             f"page), {c['started_total']} started and {c['stopped_total']} stopped so far"
         )
+
+
+def kernel_env(env: dict | None) -> dict:
+    """A kernel's environment: the store's key only for the instructor's page.
+
+    Every other page's kernel (seats, preheated pool kernels, solitaire, lessons) gets
+    neither ``$HEXCLASS_KEY`` nor ``$HEXCLASS_KEY_FILE`` and is told it has no key
+    (``$HEXCLASS_KEYLESS``): it opens the store without it and follows the referee's
+    public copies (classroom/sessions/relay.py).
+    """
+    from classroom.sessions.sealed import KEY_ENVS, KEYLESS_ENV
+
+    env = dict(os.environ if env is None else env)
+    if page_of(env) == INSTRUCTOR:
+        env.pop(KEYLESS_ENV, None)
+        return env
+    for name in KEY_ENVS:
+        env.pop(name, None)
+    env[KEYLESS_ENV] = "1"
+    return env
 
 
 def page_of(env: dict) -> str:

@@ -16,6 +16,14 @@ replays the action log (a replay holds the dice and every secret). Instead:
 The instructor's console reads the whole log as for any game (the instructor sees
 everything). The three tables are created by both stores (schema version 3).
 
+A seat's own view and its orders are sealed with that seat's key (``sealed.seat_key``,
+made from its token): the store never holds them in clear, another seat's kernel
+cannot open them, and cannot place an order in another seat's name (the referee
+refuses an order that its seat's key does not open). Only the public view (``PUBLIC``: what every attacker sees) is plain.
+Since schema 4 the referee also publishes the public view of every co-op game, and a
+seat kernel without the store's key (``hexclass serve`` gives its seat kernels none)
+follows that view and sends its orders here as well (:mod:`.relay`).
+
 >>> HIDDEN_TABLES[:40]
 'CREATE TABLE IF NOT EXISTS hidden_orders'
 """
@@ -38,6 +46,7 @@ from classroom.combined_arms.engine import check
 from classroom.combined_arms.public import from_json, seat_copy, to_json
 from classroom.combined_arms.state import GameState
 
+from .sealed import NoKey, Sealer, is_sealed
 from .store import GameInfo, StoreError
 
 DEFENDER = "defender"
@@ -88,7 +97,7 @@ class Order:
     game_id: int
     seat: str
     expected: int
-    action: dict
+    action: dict | None  # None: not sealed with its seat's key (refused)
     status: str
     detail: dict | None
     created: float
@@ -97,18 +106,44 @@ class Order:
 class HiddenTables:
     """The three tables, through a store's transaction (``tx()`` yields ``run``)."""
 
-    def __init__(self, tx: Callable[[], AbstractContextManager[Run]], clock=time.time) -> None:
+    def __init__(
+        self,
+        tx: Callable[[], AbstractContextManager[Run]],
+        clock=time.time,
+        keys: Callable[[int, str], Sealer | None] | None = None,
+    ) -> None:
         self._tx = tx
         self._clock = clock
+        self._keys = keys or (lambda game_id, seat: None)
+
+    def _seal(self, game_id: int, seat: str, text: str, purpose: str) -> str:
+        key = self._keys(game_id, seat)
+        return text if key is None else key.seal(text, purpose)
+
+    def _open(self, game_id: int, seat: str, text: str, purpose: str) -> str:
+        if not is_sealed(text):
+            return text
+        key = self._keys(game_id, seat)
+        if key is None:
+            raise NoKey(f"seat {seat!r}'s {purpose} is sealed with that seat's own key")
+        return key.open(text, purpose)
 
     # --- orders (seat kernels write, the referee decides) ------------------------------------
     def place_order(self, game_id: int, seat: str, expected: int, action: dict) -> str:
         nonce = secrets.token_urlsafe(12)
+        text = self._seal(game_id, seat, json.dumps(action), "order")
         with self._tx() as run:
             run(
                 "INSERT INTO hidden_orders (nonce, game_id, seat, expected, action, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (nonce, game_id, seat, expected, json.dumps(action), self._clock()),
+                (
+                    nonce,
+                    game_id,
+                    seat,
+                    expected,
+                    text,
+                    self._clock(),
+                ),
             )
         return nonce
 
@@ -119,7 +154,7 @@ class HiddenTables:
                 "FROM hidden_orders WHERE status = 'waiting' ORDER BY created, nonce LIMIT ?",
                 (limit,),
             ).fetchall()
-        return [_order(r) for r in rows]
+        return [self._order(r) for r in rows]  # opened outside the transaction
 
     def claim_order(self, nonce: str) -> bool:
         """Take a waiting order for this referee; False if another one took it first."""
@@ -131,11 +166,12 @@ class HiddenTables:
             )
             return cur.rowcount == 1
 
-    def decide_order(self, nonce: str, status: str, detail: dict) -> None:
+    def decide_order(self, order: Order, status: str, detail: dict) -> None:
+        text = self._seal(order.game_id, order.seat, json.dumps(detail), "verdict")
         with self._tx() as run:
             run(
                 "UPDATE hidden_orders SET status = ?, detail = ? WHERE nonce = ?",
-                (status, json.dumps(detail), nonce),
+                (status, text, order.nonce),
             )
 
     def order(self, nonce: str) -> Order | None:
@@ -145,10 +181,14 @@ class HiddenTables:
                 "FROM hidden_orders WHERE nonce = ?",
                 (nonce,),
             ).fetchone()
-        return None if row is None else _order(row)
+        return None if row is None else self._order(row)
 
     # --- views (the referee writes, each seat reads its own) ---------------------------------
     def publish(self, game_id: int, version: int, texts: dict[str, str], seats: dict[str, str]):
+        texts = {
+            aud: text if aud == PUBLIC else self._seal(game_id, aud, text, "view")
+            for aud, text in texts.items()
+        }
         with self._tx() as run:
             for audience, text in texts.items():
                 run(
@@ -184,21 +224,35 @@ class HiddenTables:
                 "WHERE s.game_id = ? AND s.seat = ?",
                 (game_id, seat),
             ).fetchone()
-        return None if row is None else (row[0], row[1])
+        if row is None:
+            return None
+        return row[0], self._open(game_id, seat, row[1], "view")
 
+    def published(self) -> dict[int, int]:
+        """Game id -> the oldest version published for any of its seats."""
+        with self._tx() as run:
+            rows = run("SELECT game_id, MIN(version) FROM hidden_seats GROUP BY game_id", ())
+            return dict(rows.fetchall())
 
-def _order(row) -> Order:
-    nonce, game_id, seat, expected, action, status, detail, created = row
-    return Order(
-        nonce,
-        game_id,
-        seat,
-        expected,
-        json.loads(action),
-        status,
-        None if detail is None else json.loads(detail),
-        created,
-    )
+    def game_versions(self) -> dict[int, int]:
+        """Every game's current version, in one read (the referee's look for news)."""
+        with self._tx() as run:
+            return dict(run("SELECT id, version FROM games", ()).fetchall())
+
+    def _order(self, row) -> Order:
+        nonce, game_id, seat, expected, action, status, detail, created = row
+        if not is_sealed(action) and self._keys(game_id, seat) is not None:
+            action = "null"  # not sealed with the seat's key: not the seat's order (forged)
+        return Order(
+            nonce,
+            game_id,
+            seat,
+            expected,
+            json.loads(self._open(game_id, seat, action, "order")),
+            status,
+            None if detail is None else json.loads(self._open(game_id, seat, detail, "verdict")),
+            created,
+        )
 
 
 # --- what each seat sees -----------------------------------------------------------------
@@ -228,60 +282,63 @@ def views_of(state: GameState) -> tuple[dict[str, str], dict[str, str]]:
 
 
 class Referee:
-    """Decides the orders of every enemy-player game in a store and publishes views."""
+    """Decides the seats' orders of every game in a store and publishes the seats' views.
+
+    Enemy-player games (CA p.7) publish one view per audience; co-op games one public
+    view (sealed dice, no seed) that every seat kernel without the store's key follows.
+    """
 
     def __init__(self, store, log: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.tables: HiddenTables = store.hidden()
-        self.published: dict[int, int] = {}
-        self._games: list[GameInfo] = []
-        self._games_at = 0.0
+        self.published: dict[int, int] = self.tables.published()
         self.log = log or (lambda text: None)
-
-    def hidden_games(self) -> list[GameInfo]:
-        """The store's enemy-player games, re-read at most once a second."""
-        if time.monotonic() - self._games_at > 1.0:
-            games = [g for c in self.store.classes() for g in self.store.games(c.id)]
-            self._games = [g for g in games if is_hidden(g)]
-            self._games_at = time.monotonic()
-        return self._games
 
     def step(self) -> int:
         """Decide every waiting order, then publish what changed; returns orders decided."""
-        hidden = {g.id for g in self.hidden_games()}
         decided = 0
         for order in self.tables.waiting_orders():
-            if order.game_id not in hidden:
-                self._games_at = 0.0  # a new class: look again
-                hidden = {g.id for g in self.hidden_games()}
             if self.tables.claim_order(order.nonce):  # another host's referee may be quicker
-                self.decide(order, order.game_id in hidden)
+                self.decide(order)
                 decided += 1
-        for game in self.hidden_games():
-            version = self.store.version(game.id)
-            if self.published.get(game.id) != version:
-                self.publish(game.id)
+        for game_id, version in self.tables.game_versions().items():
+            if self.published.get(game_id) != version:
+                self.publish(game_id)
         return decided
 
-    def decide(self, order: Order, hidden: bool) -> None:
-        if not hidden:
-            detail = {"kind": "bad_action", "message": "that game takes orders directly"}
-            self.tables.decide_order(order.nonce, "refused", detail)
+    def decide(self, order: Order, hidden: bool | None = None) -> None:
+        if order.action is None:
+            detail = {
+                "kind": "bad_action",
+                "message": "this order is not sealed with its seat's key",
+            }
+            self.tables.decide_order(order, "refused", detail)
             return
-        result = self.store.submit(order.game_id, order.expected, order.seat, order.action)
+        try:
+            result = self.store.submit(order.game_id, order.expected, order.seat, order.action)
+        except (StoreError, KeyError) as exc:  # say so to the seat; the referee goes on
+            self.log(f"referee: order {order.nonce[:6]} of game {order.game_id}: {exc}")
+            detail = {"kind": "busy", "message": f"the order could not be decided: {exc}"}
+            self.tables.decide_order(order, "refused", detail)
+            return
+        self.publish(order.game_id)  # first: a seat told "accepted" finds the new copy there
         if result:
-            self.tables.decide_order(order.nonce, "accepted", {"version": result.version})
+            self.tables.decide_order(order, "accepted", {"version": result.version})
         else:
             detail = {
                 "kind": str(result.kind),
                 "message": result.message,
                 "rule": getattr(result, "rule", None) or "",
+                "version": result.version,
             }
-            self.tables.decide_order(order.nonce, "refused", detail)
-        self.publish(order.game_id)
+            self.tables.decide_order(order, "refused", detail)
 
     def publish(self, game_id: int) -> None:
-        live = self.store.live_game(game_id)
+        try:
+            live = self.store.live_game(game_id)
+        except KeyError:  # no such game (an order for a made-up id): nothing to publish
+            self.published[game_id] = -1
+            return
         with live.lock:
             texts, seats = views_of(live.state)
             version = live.version

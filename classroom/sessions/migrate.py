@@ -11,8 +11,11 @@ compared: every game's rows, log, messages, queue and instructor log, and every 
 replayed from its log on each side (``snapshot()`` equal). Anything that differs is an
 error, not a warning.
 
-The SQLite file is only read (stop the class's server first: a seat still writing to
-the file after the copy would be lost to the new store).
+The SQLite file is only read, except that a file from an older hexclass is first brought
+up to date (its tokens hashed, its seeds sealed: sealed.py). Stop the class's server
+first: a seat still writing to the file after the copy would be lost to the new store.
+Sealed values are opened with the file's key and sealed again with the PostgreSQL
+store's key (``$HEXCLASS_KEY``, ``$HEXCLASS_KEY_FILE`` or the key file for that URL).
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ from .locate import describe, is_postgres, sqlite_path
 # Tables in dependency order, with the columns copied (SQLite and PostgreSQL share them).
 TABLES: dict[str, tuple[str, ...]] = {
     "classes": ("id", "name", "instructor_token", "message_mode", "message_limit", "paused",
-                "created", "commander_mode"),
+                "created", "commander_mode", "instructor_sealed"),
     "games": ("id", "class_id", "team", "seed", "options", "layout", "start", "status",
-              "ended_reason", "version", "revision", "turn", "phase", "created"),
-    "seats": ("game_id", "seat", "token"),
+              "ended_reason", "version", "revision", "turn", "phase", "created", "seed_sealed"),
+    "seats": ("game_id", "seat", "token", "token_sealed"),
     "actions": ("game_id", "version", "seat", "action", "turn", "phase", "at"),
     "messages": ("id", "game_id", "seat", "turn", "text", "at"),
     "presence": ("game_id", "seat", "client", "last_seen"),
@@ -41,6 +44,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "instructor_log": ("id", "class_id", "game_id", "kind", "data", "at"),
 }  # fmt: skip
 IDENTITY_TABLES = ("classes", "games", "messages", "requests", "instructor_log")
+# Sealed columns (sealed.py): opened with the file's key, sealed again with the target's.
+SEALED = {("classes", "instructor_sealed"): "token", ("games", "seed_sealed"): "seed",
+          ("seats", "token_sealed"): "token"}  # fmt: skip
 
 
 class MigrationError(RuntimeError):
@@ -105,18 +111,59 @@ def migrate(source, target_url: str) -> MigrationReport:
     path = sqlite_path(source)
     if not is_postgres(target_url):
         raise MigrationError(f"--to: expected a postgresql:// URL, got {target_url!r}")
+    from .sealed import sealer_for
+    from .sqlite_store import SCHEMA_VERSION, SQLiteStore
+
+    if 1 <= _schema_of(path) < SCHEMA_VERSION:  # an older file is brought up to date first
+        try:
+            SQLiteStore(path).close()
+        except RuntimeError as exc:
+            raise MigrationError(f"--from: {exc}") from None
     rows = _read_source(path)
+    source_key = sealer_for(path)
     report = MigrationReport(str(path), describe(target_url))
     report.rows = {t: len(r) for t, r in rows.items()}
     report.classes = [r[0] for r in rows["classes"]]
     t0 = time.perf_counter()
     with PostgresStore(target_url) as target:
-        _copy(target, rows)
+        _copy(target, _resealed(rows, source_key, target._sealer))
     report.copy_seconds = time.perf_counter() - t0
     t0 = time.perf_counter()
     report.games, report.actions = verify(path, target_url, report.classes)
     report.verify_seconds = time.perf_counter() - t0
     return report
+
+
+def _schema_of(path) -> int:
+    """The file's store schema version (0 if it is missing or not a database)."""
+    if not path.is_file():
+        return 0
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return conn.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0
+
+
+def _resealed(rows: dict[str, list[tuple]], source, target) -> dict[str, list[tuple]]:
+    """The rows with every sealed value opened with ``source`` and sealed with ``target``."""
+    from . import sealed
+
+    out = dict(rows)
+    for (table, col), purpose in SEALED.items():
+        i = TABLES[table].index(col)
+        out[table] = [
+            (*r[:i], sealed.reseal(r[i], purpose, source, target), *r[i + 1 :]) for r in out[table]
+        ]
+    i = TABLES["instructor_log"].index("data")
+    out["instructor_log"] = [
+        (*r[:i], sealed.reseal_log_data(r[i], source, target), *r[i + 1 :])
+        for r in out["instructor_log"]
+    ]
+    return out
 
 
 def _copy(target, rows: dict[str, list[tuple]]) -> None:

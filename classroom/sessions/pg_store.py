@@ -50,10 +50,10 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from classroom.combined_arms.actions import ActionFormatError, action_from_json, action_to_json
+from classroom.combined_arms.actions import ActionFormatError
 from classroom.combined_arms.engine import check
 
-from . import policy
+from . import policy, sealed
 from .hidden import HIDDEN_TABLES, HiddenTables
 from .live import LiveGame, Update
 from .roles import Layout
@@ -79,14 +79,14 @@ from .store import (
     clean_message,
     initial_state,
     looks_like_token,
-    new_token,
     options_to_json,
     parse_action,
 )
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3  # 2: classes.commander_mode and seat_holders; 3: the enemy-player tables
+SCHEMA_VERSION = 4  # 2: classes.commander_mode and seat_holders; 3: the enemy-player tables;
+# 4: tokens kept as SHA-256 hashes, tokens and seeds sealed (sealed.py)
 CHANNEL = "hexclass"
 LOCK_TIMEOUT = 10.0  # seconds a writer waits for a game's row lock before BUSY
 POOL_TIMEOUT = 10.0  # seconds to wait for a pooled connection (the server may be restarting)
@@ -110,6 +110,7 @@ CREATE TABLE IF NOT EXISTS classes (
 );
 ALTER TABLE classes ADD COLUMN IF NOT EXISTS commander_mode text NOT NULL DEFAULT 'advisory'
     CHECK (commander_mode IN ('advisory', 'strict'));
+ALTER TABLE classes ADD COLUMN IF NOT EXISTS instructor_sealed text;
 CREATE TABLE IF NOT EXISTS seat_holders (
     game_id bigint NOT NULL,
     seat    text   NOT NULL,
@@ -135,6 +136,7 @@ CREATE TABLE IF NOT EXISTS games (
     created      double precision NOT NULL,
     UNIQUE (class_id, team)
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS seed_sealed text;
 CREATE TABLE IF NOT EXISTS seats (
     game_id bigint  NOT NULL REFERENCES games(id),
     seat    text    NOT NULL,
@@ -142,6 +144,7 @@ CREATE TABLE IF NOT EXISTS seats (
     ord     integer NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
+ALTER TABLE seats ADD COLUMN IF NOT EXISTS token_sealed text;
 CREATE TABLE IF NOT EXISTS actions (
     game_id   bigint  NOT NULL REFERENCES games(id),
     version   integer NOT NULL CHECK (version >= 1),
@@ -215,11 +218,11 @@ CREATE TABLE IF NOT EXISTS instructor_log (
     data     text   NOT NULL,
     at       double precision NOT NULL
 );
-""" + HIDDEN_TABLES
+""" + HIDDEN_TABLES + sealed.KEY_TABLE
 _SCHEMA_LOCK = 0x68657863  # advisory lock key ("hexc") held while creating the tables
 
 _GAME_COLUMNS = (
-    "g.id, g.class_id, g.team, g.seed, g.options, g.layout, g.start, g.status, c.paused, "
+    "g.id, g.class_id, g.team, g.seed_sealed, g.options, g.layout, g.start, g.status, c.paused, "
     "g.version, g.revision, g.turn, g.phase, g.created, g.ended_reason"
 )
 _CLASS_COLUMNS = "id, name, created, message_mode, message_limit, paused, commander_mode"
@@ -492,10 +495,12 @@ class PostgresStore(ClassStore):
         listen: bool = True,
         pool_max: int = POOL_MAX,
         clock: Callable[[], float] | None = None,
+        key=sealed.AUTO,
         _backend: _Backend | None = None,
     ) -> None:
         if not isinstance(url, str) or not url.startswith(("postgresql://", "postgres://")):
             raise ValueError(f"url: expected postgresql://..., got {url!r}")
+        self._sealer = sealed.resolve(key, url)
         self.url = url
         self.path = masked_url(url)  # where the store is, for links and messages
         self._listen = listen
@@ -509,6 +514,13 @@ class PostgresStore(ClassStore):
         self._closed = False
         try:
             self._ensure_schema()
+            if self._sealer is not None:
+                with self._conn() as conn:
+                    sealed.check_key(
+                        lambda sql, p: conn.execute(sql.replace("?", "%s"), p),
+                        self._sealer,
+                        self.path,
+                    )
         except BaseException:
             self.close()
             raise
@@ -581,6 +593,11 @@ class PostgresStore(ClassStore):
                 if have == SCHEMA_VERSION:
                     return
                 conn.execute(SCHEMA)
+                if have is not None and have < 4:
+                    sealed.upgrade_rows(
+                        lambda sql, params: conn.execute(sql.replace("?", "%s"), params),
+                        self._sealer,
+                    )
                 conn.execute("DELETE FROM hexclass_schema")
                 conn.execute("INSERT INTO hexclass_schema VALUES (%s)", (SCHEMA_VERSION,))
         except psycopg.OperationalError as exc:
@@ -598,7 +615,7 @@ class PostgresStore(ClassStore):
                 yield lambda sql, params=(): conn.execute(sql.replace("?", "%s"), params)
             self._backend.bump([None])
 
-        return HiddenTables(tx, self.now)
+        return HiddenTables(tx, self.now, self.seat_key)
 
     def change_token(self, game_id: int | None = None) -> Any:
         """The listener's counter of ``game_id``'s changes (or of any game's), in memory;
@@ -633,6 +650,7 @@ class PostgresStore(ClassStore):
             listen=self._listen,
             pool_max=self._pool_max,
             clock=self._clock,
+            key=self._sealer,
             _backend=self._backend,
         )
 
@@ -654,7 +672,7 @@ class PostgresStore(ClassStore):
             f"WHERE g.id = %s{' FOR UPDATE OF g' if lock else ''}",
             (game_id,),
         ).fetchone()
-        return None if row is None else _game_info(row)
+        return None if row is None else _game_info(row, self._sealer)
 
     def _class_row(self, conn, class_id: int) -> ClassInfo | None:
         row = conn.execute(
@@ -678,14 +696,16 @@ class PostgresStore(ClassStore):
         for g in games:
             initial_state(g)  # a bad seed or start position fails here, before writing
         now = self.now()
-        token = new_token()
+        token, token_hash, token_sealed = sealed.new_token_row(self._sealer)
         with self._conn() as conn:
             class_id = conn.execute(
-                "INSERT INTO classes (name, instructor_token, message_mode, message_limit, "
-                "commander_mode, created) VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                "INSERT INTO classes (name, instructor_token, instructor_sealed, message_mode, "
+                "message_limit, commander_mode, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                "RETURNING id",
                 (
                     name,
-                    token,
+                    token_hash,
+                    token_sealed,
                     settings.message_mode,
                     settings.message_limit,
                     settings.commander,
@@ -696,8 +716,8 @@ class PostgresStore(ClassStore):
             for g in games:
                 game_id = self._insert_game(conn, class_id, g, now)
                 seat_tokens[game_id] = self._insert_seats(conn, game_id, g.layout)
-            self._log(conn, class_id, None, "create",
-                      {"teams": teams, "seeds": [g.seed for g in games]})  # fmt: skip
+            data = sealed.create_log_data(self._sealer, teams, [g.seed for g in games])
+            self._log(conn, class_id, None, "create", data)
             info = self._class_row(conn, class_id)
             rows = [self._game_row(conn, gid) for gid in seat_tokens]
         self._backend.bump(list(seat_tokens))
@@ -705,12 +725,12 @@ class PostgresStore(ClassStore):
 
     def _insert_game(self, conn, class_id: int, g: GameSpec, now: float) -> int:
         return conn.execute(
-            "INSERT INTO games (class_id, team, seed, options, layout, start, created) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            "INSERT INTO games (class_id, team, seed, seed_sealed, options, layout, start, "
+            "created) VALUES (%s, %s, 0, %s, %s, %s, %s, %s) RETURNING id",
             (
                 class_id,
                 g.team,
-                g.seed,
+                sealed.seal_int(self._sealer, g.seed, "seed"),
                 json.dumps(options_to_json(g.options)),
                 json.dumps(g.layout.to_json()),
                 None if g.start is None else json.dumps(g.start),
@@ -719,13 +739,14 @@ class PostgresStore(ClassStore):
         ).fetchone()[0]
 
     def _insert_seats(self, conn, game_id: int, layout: Layout) -> dict[str, str]:
-        tokens = {seat: new_token() for seat in layout.names}
+        made = {seat: sealed.new_token_row(self._sealer) for seat in layout.names}
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO seats (game_id, seat, token, ord) VALUES (%s, %s, %s, %s)",
-                [(game_id, seat, tok, i) for i, (seat, tok) in enumerate(tokens.items())],
+                "INSERT INTO seats (game_id, seat, token, token_sealed, ord) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                [(game_id, seat, h, box, i) for i, (seat, (_, h, box)) in enumerate(made.items())],
             )
-        return tokens
+        return {seat: tok for seat, (tok, _, _) in made.items()}
 
     def class_info(self, class_id: int) -> ClassInfo | None:
         row = self._read(f"SELECT {_CLASS_COLUMNS} FROM classes WHERE id = %s", (class_id,), True)
@@ -741,7 +762,7 @@ class PostgresStore(ClassStore):
             "WHERE g.class_id = %s ORDER BY g.team",
             (class_id,),
         )
-        return [_game_info(r) for r in rows]
+        return [_game_info(r, self._sealer) for r in rows]
 
     def game(self, game_id: int) -> GameInfo | None:
         if isinstance(game_id, bool) or not isinstance(game_id, int):
@@ -752,24 +773,25 @@ class PostgresStore(ClassStore):
             (game_id,),
             True,
         )
-        return None if row is None else _game_info(row)
+        return None if row is None else _game_info(row, self._sealer)
 
     def tokens(self, class_id: int) -> tuple[str, dict[int, dict[str, str]]]:
-        row = self._read("SELECT instructor_token FROM classes WHERE id = %s", (class_id,), True)
+        row = self._read("SELECT instructor_sealed FROM classes WHERE id = %s", (class_id,), True)
         if row is None:
             raise KeyError(f"no class {class_id}")
         seats: dict[int, dict[str, str]] = {}
         for game_id, seat, token in self._read(
-            "SELECT s.game_id, s.seat, s.token FROM seats s JOIN games g ON g.id = s.game_id "
-            "WHERE g.class_id = %s ORDER BY g.team, s.ord",
+            "SELECT s.game_id, s.seat, s.token_sealed FROM seats s "
+            "JOIN games g ON g.id = s.game_id WHERE g.class_id = %s ORDER BY g.team, s.ord",
             (class_id,),
         ):
-            seats.setdefault(game_id, {})[seat] = token
-        return row[0], seats
+            seats.setdefault(game_id, {})[seat] = sealed.open_token(self._sealer, token)
+        return sealed.open_token(self._sealer, row[0]), seats
 
     def lookup_token(self, token: str) -> TokenInfo | None:
         if not looks_like_token(token):
             return None
+        clear, token = token, sealed.token_hash(token)
         row = self._read(
             "SELECT 'instructor', id, NULL::bigint, NULL FROM classes WHERE instructor_token = %s "
             "UNION ALL SELECT 'seat', g.class_id, s.game_id, s.seat FROM seats s "
@@ -782,7 +804,7 @@ class PostgresStore(ClassStore):
         kind, class_id, game_id, seat = row
         if kind == "instructor":
             return TokenInfo("instructor", class_id)
-        return TokenInfo("seat", class_id, game_id, seat)
+        return self.remember_seat(TokenInfo("seat", class_id, game_id, seat), clear)
 
     # --- the action log ------------------------------------------------------------------------
 
@@ -884,7 +906,7 @@ class PostgresStore(ClassStore):
                 game_id,
                 entry.version,
                 seat,
-                json.dumps(action_to_json(action)),
+                sealed.action_text(self._sealer, action),
                 entry.turn,
                 entry.phase,
                 entry.at,
@@ -961,7 +983,7 @@ class PostgresStore(ClassStore):
             "ORDER BY version LIMIT %s",
             (game_id, after, upto, upto, limit),
         ).fetchall()
-        return [_logged(game_id, *r) for r in rows]
+        return [_logged(self._sealer, game_id, *r) for r in rows]
 
     def actions(self, game_id: int, after: int = 0, limit: int | None = None) -> list[LoggedAction]:
         try:
@@ -1169,8 +1191,8 @@ class PostgresStore(ClassStore):
         game_rows, actions, messages, requests, ready, classes = rows
         return _FollowerSnapshot(
             game_id,
-            _game_info(game_rows[0]) if game_rows else None,
-            [_logged(game_id, *r) for r in actions],
+            _game_info(game_rows[0], self._sealer) if game_rows else None,
+            [_logged(self._sealer, game_id, *r) for r in actions],
             [Message(*r) for r in messages],
             [Request(*r) for r in requests],
             frozenset(r[0] for r in ready),
@@ -1362,7 +1384,10 @@ class PostgresStore(ClassStore):
             "WHERE class_id = %s ORDER BY id",
             (class_id,),
         )
-        return [InstructorEntry(i, c, g, k, json.loads(d), at) for i, c, g, k, d, at in rows]
+        return [
+            InstructorEntry(i, c, g, k, sealed.log_data_out(self._sealer, json.loads(d)), at)
+            for i, c, g, k, d, at in rows
+        ]
 
     def _log(self, conn, class_id: int, game_id: int | None, kind: str, data) -> None:
         conn.execute(
@@ -1432,9 +1457,9 @@ def _schema_version(conn) -> int | None:
     return row[0]
 
 
-def _logged(game_id: int, version, seat, raw, turn, phase, at) -> LoggedAction:
+def _logged(sealer, game_id: int, version, seat, raw, turn, phase, at) -> LoggedAction:
     try:
-        action = action_from_json(json.loads(raw))
+        action = sealed.action_from_text(sealer, raw, seat)
     except (ValueError, ActionFormatError) as exc:
         raise StoreError(f"game {game_id} version {version}: unreadable action: {exc}") from None
     return LoggedAction(game_id, version, seat, action, turn, phase, at)

@@ -353,6 +353,11 @@ class SeatSession:
         self.team = info.team
         self.layout: Layout = info.layout
         self.info: Seat = info.layout.seat(seat)
+        self._relay = None  # without the store's key: the referee's copy (relay.py)
+        if not store.has_key and not info.options.enemy_player:
+            from .relay import Relay
+
+            self._relay = Relay(store, game_id, seat)
 
     @property
     def is_commander(self) -> bool:
@@ -360,6 +365,8 @@ class SeatSession:
 
     def follower(self) -> GameFollower:
         """A live copy of the team's game for this page (poll it from a timer)."""
+        if self._relay is not None:
+            return self._relay.follower()
         return GameFollower(self.store, self.game_id)
 
     def submit(self, expected_version: int, action: Any) -> Result:
@@ -368,6 +375,8 @@ class SeatSession:
         Accepted or refused, ``result.update`` holds what this kernel's live game caught
         up on (a stale order's page redraws from it at once).
         """
+        if self._relay is not None:
+            return self._relay.submit(expected_version, action)
         return self.store.submit(self.game_id, expected_version, self.seat, action)
 
     def legal_actions(self, state: GameState) -> list:

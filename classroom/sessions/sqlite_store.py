@@ -40,10 +40,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from classroom.combined_arms.actions import ActionFormatError, action_from_json, action_to_json
+from classroom.combined_arms.actions import ActionFormatError
 from classroom.combined_arms.engine import check
 
-from . import policy
+from . import policy, sealed
 from .hidden import HIDDEN_TABLES, HiddenTables
 from .live import LiveGame, Update
 from .roles import Layout, LayoutError
@@ -69,32 +69,32 @@ from .store import (
     clean_message,
     initial_state,
     looks_like_token,
-    new_token,
     options_from_json,
     options_to_json,
     parse_action,
 )
 
-SCHEMA_VERSION = 3  # 3: the enemy-player tables (hidden.py)
+SCHEMA_VERSION = 4  # 3: the enemy-player tables (hidden.py); 4: tokens hashed, secrets sealed
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for the lock before giving up
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
     id               INTEGER PRIMARY KEY,
     name             TEXT    NOT NULL DEFAULT '',
-    instructor_token TEXT    NOT NULL UNIQUE,
+    instructor_token TEXT    NOT NULL UNIQUE,  -- since v4 its SHA-256 (sealed.token_hash)
     message_mode     TEXT    NOT NULL DEFAULT 'free' CHECK (message_mode IN ('free', 'written')),
     message_limit    INTEGER CHECK (message_limit IS NULL OR message_limit >= 0),
     paused           INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
     created          REAL    NOT NULL,
     commander_mode   TEXT    NOT NULL DEFAULT 'advisory'
-                             CHECK (commander_mode IN ('advisory', 'strict'))
+                             CHECK (commander_mode IN ('advisory', 'strict')),
+    instructor_sealed TEXT  -- the token sealed with the store's key (sealed.py)
 );
 CREATE TABLE IF NOT EXISTS games (
     id           INTEGER PRIMARY KEY,
     class_id     INTEGER NOT NULL REFERENCES classes(id),
     team         INTEGER NOT NULL CHECK (team >= 1),
-    seed         INTEGER NOT NULL CHECK (seed >= 0),
+    seed         INTEGER NOT NULL CHECK (seed >= 0),  -- 0 since v4: see seed_sealed
     options      TEXT    NOT NULL,
     layout       TEXT    NOT NULL,
     start        TEXT,
@@ -106,12 +106,14 @@ CREATE TABLE IF NOT EXISTS games (
     turn         INTEGER NOT NULL DEFAULT 1,
     phase        TEXT    NOT NULL DEFAULT 'friendly_move',
     created      REAL    NOT NULL,
+    seed_sealed  TEXT,
     UNIQUE (class_id, team)
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat    TEXT    NOT NULL,
-    token   TEXT    NOT NULL UNIQUE,
+    token   TEXT    NOT NULL UNIQUE,  -- the token's SHA-256 since v4
+    token_sealed TEXT,
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -182,7 +184,7 @@ CREATE TABLE IF NOT EXISTS instructor_log (
     data     TEXT    NOT NULL,
     at       REAL    NOT NULL
 );
-""" + HIDDEN_TABLES
+""" + HIDDEN_TABLES + sealed.KEY_TABLE
 
 # Version 1 files (before the strict commander and seat holders) are brought up to date.
 MIGRATIONS = {
@@ -190,12 +192,13 @@ MIGRATIONS = {
         "ALTER TABLE classes ADD COLUMN commander_mode TEXT NOT NULL DEFAULT 'advisory' "
         "CHECK (commander_mode IN ('advisory', 'strict'))",
     ],
+    4: list(sealed.UPGRADE_COLUMNS),
 }
 
 _CLASS_COLUMNS = "id, name, created, message_mode, message_limit, paused, commander_mode"
 
 _GAME_COLUMNS = (
-    "g.id, g.class_id, g.team, g.seed, g.options, g.layout, g.start, g.status, c.paused, "
+    "g.id, g.class_id, g.team, g.seed_sealed, g.options, g.layout, g.start, g.status, c.paused, "
     "g.version, g.revision, g.turn, g.phase, g.created, g.ended_reason"
 )
 
@@ -203,7 +206,9 @@ _GAME_COLUMNS = (
 class SQLiteStore(ClassStore):
     """A :class:`~.store.ClassStore` in one SQLite file (created if missing).
 
-    ``durable=False`` drops to ``synchronous=NORMAL`` (still crash-safe for the
+    ``key`` is the store's key (:mod:`.sealed`): by default found for this file
+    (:func:`.sealed.sealer_for`); None opens it without (a seat kernel: no seed, no
+    token, no sealed view can be read). ``durable=False`` drops to ``synchronous=NORMAL`` (still crash-safe for the
     database, but the last commits may be lost on power failure); the default is the
     durable ``FULL``. ``clock`` replaces :func:`time.time` (tests).
     """
@@ -215,10 +220,12 @@ class SQLiteStore(ClassStore):
         busy_timeout: float = BUSY_TIMEOUT,
         durable: bool = True,
         clock: Callable[[], float] | None = None,
+        key=sealed.AUTO,
     ) -> None:
         self.path = pathlib.Path(path)
         if str(path) in ("", ":memory:"):
             raise ValueError("path: expected a file; several connections share one store")
+        self._sealer = sealed.resolve(key, self.path)
         self._busy_timeout = busy_timeout
         self._durable = durable
         self._clock = clock or time.time
@@ -227,16 +234,18 @@ class SQLiteStore(ClassStore):
         try:
             self._conn = self._connect()
             self._ensure_schema()
-        except (sqlite3.Error, OSError) as exc:
+            self._check_key()
+        except BaseException as exc:
             if self._conn is not None:
                 self._conn.close()
-            raise store_fault(exc, self.path) from None
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise store_fault(exc, self.path) from None
+            raise  # e.g. an old file opened without the key (sealed.NoKey)
 
     # --- connection and transactions ----------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        if not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)
         conn = sqlite3.connect(
             self.path,
             timeout=self._busy_timeout,
@@ -249,6 +258,8 @@ class SQLiteStore(ClassStore):
             raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode!r})")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self._durable else 'NORMAL'}")
         conn.execute("PRAGMA foreign_keys = ON")
+        for suffix in ("-wal", "-shm"):  # SQLite copies the file's mode; older files may differ
+            tighten(self.path.with_name(self.path.name + suffix))
         return conn
 
     def _ensure_schema(self) -> None:
@@ -269,8 +280,24 @@ class SQLiteStore(ClassStore):
                         db.execute(stmt)
             for stmt in _statements(SCHEMA):
                 db.execute(stmt)
+            if 1 <= have < 4:
+                sealed.upgrade_rows(db.execute, self._sealer)
             if have < SCHEMA_VERSION:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if 1 <= have < 4:  # no free page or old WAL frame keeps a clear token or seed
+            self._conn.execute("VACUUM")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _check_key(self) -> None:
+        """This process's key is the store's own (:func:`.sealed.check_key`)."""
+        if self._sealer is None:
+            return
+        row = self._conn.execute("SELECT probe FROM store_key WHERE id = 1").fetchone()
+        if row is not None:  # the usual case: read only, no write lock
+            sealed.check_key(lambda sql, p: _One(row), self._sealer, str(self.path))
+            return
+        with self._write() as db:
+            sealed.check_key(db.execute, self._sealer, str(self.path))
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -324,7 +351,7 @@ class SQLiteStore(ClassStore):
             with self._write() as db:
                 yield db.execute
 
-        return HiddenTables(tx, self.now)
+        return HiddenTables(tx, self.now, self.seat_key)
 
     def change_token(self, game_id: int | None = None) -> int:
         """``PRAGMA data_version``: changes when another connection commits (any game)."""
@@ -333,7 +360,11 @@ class SQLiteStore(ClassStore):
 
     def reader(self) -> SQLiteStore:
         return SQLiteStore(
-            self.path, busy_timeout=self._busy_timeout, durable=self._durable, clock=self._clock
+            self.path,
+            busy_timeout=self._busy_timeout,
+            durable=self._durable,
+            clock=self._clock,
+            key=self._sealer,
         )
 
     def close(self) -> None:
@@ -351,7 +382,7 @@ class SQLiteStore(ClassStore):
             "WHERE g.id = ?",
             (game_id,),
         ).fetchone()
-        return None if row is None else _game_info(row)
+        return None if row is None else _game_info(row, self._sealer)
 
     def _class_row(self, db: sqlite3.Connection, class_id: int) -> ClassInfo | None:
         row = db.execute(
@@ -375,14 +406,15 @@ class SQLiteStore(ClassStore):
         for g in games:
             initial_state(g)  # a bad seed or start position fails here, before writing
         now = self.now()
-        token = new_token()
+        token, token_hash, token_sealed = sealed.new_token_row(self._sealer)
         with self._write() as db:
             cur = db.execute(
-                "INSERT INTO classes (name, instructor_token, message_mode, message_limit, "
-                "commander_mode, created) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO classes (name, instructor_token, instructor_sealed, message_mode, "
+                "message_limit, commander_mode, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
-                    token,
+                    token_hash,
+                    token_sealed,
                     settings.message_mode,
                     settings.message_limit,
                     settings.commander,
@@ -394,10 +426,11 @@ class SQLiteStore(ClassStore):
             for g in games:
                 game_id = self._insert_game(db, class_id, g, now)
                 seat_tokens[game_id] = self._insert_seats(db, game_id, g.layout)
+            data = sealed.create_log_data(self._sealer, teams, [g.seed for g in games])
             db.execute(
                 "INSERT INTO instructor_log (class_id, game_id, kind, data, at) "
                 "VALUES (?, NULL, 'create', ?, ?)",
-                (class_id, json.dumps({"teams": teams, "seeds": [g.seed for g in games]}), now),
+                (class_id, json.dumps(data), now),
             )
             info = self._class_row(db, class_id)
             rows = [self._game_row(db, gid) for gid in seat_tokens]
@@ -405,12 +438,12 @@ class SQLiteStore(ClassStore):
 
     def _insert_game(self, db: sqlite3.Connection, class_id: int, g: GameSpec, now: float) -> int:
         cur = db.execute(
-            "INSERT INTO games (class_id, team, seed, options, layout, start, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (class_id, team, seed, seed_sealed, options, layout, start, "
+            "created) VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
             (
                 class_id,
                 g.team,
-                g.seed,
+                sealed.seal_int(self._sealer, g.seed, "seed"),
                 json.dumps(options_to_json(g.options)),
                 json.dumps(g.layout.to_json()),
                 None if g.start is None else json.dumps(g.start),
@@ -422,10 +455,10 @@ class SQLiteStore(ClassStore):
     def _insert_seats(self, db: sqlite3.Connection, game_id: int, layout: Layout) -> dict[str, str]:
         tokens = {}
         for seat in layout.names:
-            tokens[seat] = new_token()
+            tokens[seat], token_hash, token_sealed = sealed.new_token_row(self._sealer)
             db.execute(
-                "INSERT INTO seats (game_id, seat, token) VALUES (?, ?, ?)",
-                (game_id, seat, tokens[seat]),
+                "INSERT INTO seats (game_id, seat, token, token_sealed) VALUES (?, ?, ?, ?)",
+                (game_id, seat, token_hash, token_sealed),
             )
         return tokens
 
@@ -447,7 +480,7 @@ class SQLiteStore(ClassStore):
                 "WHERE g.class_id = ? ORDER BY g.team",
                 (class_id,),
             ).fetchall()
-        return [_game_info(r) for r in rows]
+        return [_game_info(r, self._sealer) for r in rows]
 
     def game(self, game_id: int) -> GameInfo | None:
         with self._lock:
@@ -456,22 +489,23 @@ class SQLiteStore(ClassStore):
     def tokens(self, class_id: int) -> tuple[str, dict[int, dict[str, str]]]:
         with self._read() as db:
             row = db.execute(
-                "SELECT instructor_token FROM classes WHERE id = ?", (class_id,)
+                "SELECT instructor_sealed FROM classes WHERE id = ?", (class_id,)
             ).fetchone()
             if row is None:
                 raise KeyError(f"no class {class_id}")
             seats: dict[int, dict[str, str]] = {}
             for game_id, seat, token in db.execute(
-                "SELECT s.game_id, s.seat, s.token FROM seats s JOIN games g ON g.id = s.game_id "
-                "WHERE g.class_id = ? ORDER BY g.team, s.rowid",
+                "SELECT s.game_id, s.seat, s.token_sealed FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE g.class_id = ? ORDER BY g.team, s.rowid",
                 (class_id,),
             ):
-                seats.setdefault(game_id, {})[seat] = token
-        return row[0], seats
+                seats.setdefault(game_id, {})[seat] = sealed.open_token(self._sealer, token)
+        return sealed.open_token(self._sealer, row[0]), seats
 
     def lookup_token(self, token: str) -> TokenInfo | None:
         if not looks_like_token(token):
             return None
+        clear, token = token, sealed.token_hash(token)
         with self._read() as db:
             row = db.execute(
                 "SELECT id FROM classes WHERE instructor_token = ?", (token,)
@@ -483,7 +517,9 @@ class SQLiteStore(ClassStore):
                 "WHERE s.token = ?",
                 (token,),
             ).fetchone()
-        return None if row is None else TokenInfo("seat", row[0], row[1], row[2])
+        if row is None:
+            return None
+        return self.remember_seat(TokenInfo("seat", row[0], row[1], row[2]), clear)
 
     # --- the action log ------------------------------------------------------------------------
 
@@ -585,7 +621,7 @@ class SQLiteStore(ClassStore):
                 game_id,
                 entry.version,
                 seat,
-                json.dumps(action_to_json(action)),
+                sealed.action_text(self._sealer, action),
                 entry.turn,
                 entry.phase,
                 entry.at,
@@ -643,7 +679,7 @@ class SQLiteStore(ClassStore):
         out = []
         for version, seat, raw, turn, phase, at in rows:
             try:
-                action = action_from_json(json.loads(raw))
+                action = sealed.action_from_text(self._sealer, raw, seat)
             except (ValueError, ActionFormatError) as exc:
                 raise StoreError(
                     f"game {game_id} version {version}: unreadable action: {exc}"
@@ -972,7 +1008,10 @@ class SQLiteStore(ClassStore):
                 "WHERE class_id = ? ORDER BY id",
                 (class_id,),
             ).fetchall()
-        return [InstructorEntry(i, c, g, k, json.loads(d), at) for i, c, g, k, d, at in rows]
+        return [
+            InstructorEntry(i, c, g, k, sealed.log_data_out(self._sealer, json.loads(d)), at)
+            for i, c, g, k, d, at in rows
+        ]
 
     def _log(self, db: sqlite3.Connection, class_id: int, game_id: int | None, kind: str, data):
         db.execute(
@@ -1018,7 +1057,7 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def _game_info(row) -> GameInfo:
+def _game_info(row, sealer: sealed.Sealer | None) -> GameInfo:
     (gid, cid, team, seed, options, layout, start, status, paused, version, revision, turn,
      phase, created, ended_reason) = row  # fmt: skip
     try:
@@ -1029,7 +1068,7 @@ def _game_info(row) -> GameInfo:
         id=gid,
         class_id=cid,
         team=team,
-        seed=seed,
+        seed=sealed.open_int(sealer, seed, "seed"),
         options=options_from_json(json.loads(options)),
         layout=lay,
         start=None if start is None else json.loads(start),
@@ -1042,6 +1081,43 @@ def _game_info(row) -> GameInfo:
         created=created,
         ended_reason=ended_reason,
     )
+
+
+def private_file(path: pathlib.Path) -> None:
+    """Create ``path`` (and any missing folder) readable by this OS user only.
+
+    A new folder is made 0700 and a new file 0600; an existing file is tightened to
+    0600 (its folder is left as the owner set it). The store holds the class's tokens,
+    sealed seeds and the log: no other user of the machine has any business in it.
+    """
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    except PermissionError:
+        if not path.exists():
+            raise
+        return  # a read-only file: sqlite says so in its own words below
+    tighten(path)
+
+
+def tighten(path: pathlib.Path) -> None:
+    """Make an existing file 0600 (nothing if it is missing or not ours)."""
+    try:
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+    except (FileNotFoundError, PermissionError):
+        pass
+
+
+class _One:
+    """A cursor that already holds its one row."""
+
+    def __init__(self, row) -> None:
+        self.row = row
+
+    def fetchone(self):
+        return self.row
 
 
 def _is_busy(exc: BaseException) -> bool:

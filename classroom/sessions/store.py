@@ -168,7 +168,7 @@ class GameInfo:
     id: int
     class_id: int
     team: int
-    seed: int
+    seed: int | None  # None in a process without the store's key (sealed.py)
     options: Options
     layout: Layout
     start: dict[str, Any] | None
@@ -337,6 +337,13 @@ def options_from_json(data: Any) -> Options:
 
 def initial_state(spec: GameSpec | GameInfo) -> GameState:
     """The game before any action: the same spec always gives the same board and dice."""
+    if spec.seed is None:
+        from .sealed import NoKey
+
+        raise NoKey(
+            f"team {spec.team}'s game cannot be replayed here: its seed is sealed and this "
+            "process has no key for the store (a seat kernel reads the referee's copy)"
+        )
     position = None
     if spec.start is not None:
         from classroom.combined_arms.positions import Position
@@ -480,6 +487,42 @@ class GameStore(abc.ABC):
 
             cache = self._live_cache = LiveGames()
         return cache
+
+    # --- seats' own keys (sealed.py) ---------------------------------------------------------
+
+    _sealer = None  # the store's key (sealed.Sealer), or None in a keyless process
+
+    @property
+    def has_key(self) -> bool:
+        """True if this process holds the store's key (the server, referee, instructor)."""
+        return self._sealer is not None
+
+    def seat_key(self, game_id: int, seat: str):
+        """The key of ``seat``'s own sealed rows (its enemy-player views and orders).
+
+        A seat kernel has it once it looked its token up (:meth:`remember_seat`); a process
+        with the store's key makes it from the sealed tokens. None: neither.
+        """
+        keys = self.__dict__.setdefault("_seat_keys", {})
+        key = keys.get((game_id, seat))
+        if key is None and self.has_key:
+            info = self.game(game_id)
+            if info is not None:
+                from .sealed import seat_key
+
+                for name, token in self.tokens(info.class_id)[1].get(game_id, {}).items():
+                    keys[(game_id, name)] = seat_key(token)
+                key = keys.get((game_id, seat))
+        return key
+
+    def remember_seat(self, found: TokenInfo | None, token: str) -> TokenInfo | None:
+        """A seat's token was just looked up: keep its seat key (for :meth:`seat_key`)."""
+        if found is not None and found.kind == "seat":
+            from .sealed import seat_key
+
+            keys = self.__dict__.setdefault("_seat_keys", {})
+            keys[(found.game_id, found.seat)] = seat_key(token)
+        return found
 
     def connected(self, game_id: int) -> frozenset[str]:
         """Seats with a heartbeat in the last :data:`PRESENCE_TIMEOUT` seconds."""

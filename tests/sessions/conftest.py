@@ -15,6 +15,16 @@ from classroom.sessions.sqlite_store import SQLiteStore
 STORES = ("sqlite", "postgresql")
 
 
+@pytest.fixture(autouse=True)
+def store_key_file(tmp_path_factory, monkeypatch):
+    """The stores' key (sealed.py) in a file of the test's own, not in ~/.hexclass."""
+    path = tmp_path_factory.mktemp("key") / "store.key"
+    monkeypatch.setenv("HEXCLASS_KEY_FILE", str(path))
+    monkeypatch.delenv("HEXCLASS_KEY", raising=False)
+    monkeypatch.delenv("HEXCLASS_KEYLESS", raising=False)
+    return path
+
+
 @pytest.fixture(params=STORES)
 def store_kind(request) -> str:
     return request.param

@@ -350,6 +350,9 @@ def test_a_version_1_store_file_opens_and_gains_the_commander_mode(tmp_path):
     path = tmp_path / "v1.db"
     v1 = _re.sub(r",\s*commander_mode[^)]*\)\)", "", SCHEMA)  # the classes table before 2
     v1 = _re.sub(r"CREATE TABLE IF NOT EXISTS seat_holders.*?WITHOUT ROWID;", "", v1, flags=_re.S)
+    v1 = _re.sub(r",\s*instructor_sealed[^\n]*", "", v1)  # the sealed copies came with 4
+    v1 = _re.sub(r"\n\s*(seed|token)_sealed\s+TEXT,", "", v1)
+    assert "_sealed  " not in v1 and "_sealed TEXT" not in v1
     assert "commander_mode" not in v1 and "seat_holders" not in v1
     conn = sqlite3.connect(path)
     for stmt in _statements(v1):
@@ -364,6 +367,8 @@ def test_a_version_1_store_file_opens_and_gains_the_commander_mode(tmp_path):
     with SQLiteStore(path) as s:
         [info] = s.classes()
         assert info.name == "old" and info.settings == ClassSettings("written", None, "advisory")
+        assert s.lookup_token("instructor-token-of-v1-0123").class_id == info.id
+        assert s.tokens(info.id)[0] == "instructor-token-of-v1-0123"
         made = create_class(s, teams=1, seed=1, settings=ClassSettings(commander="strict"))
         assert s.class_info(made.class_id).settings.commander == "strict"
         g = made.teams[0].game_id
