@@ -30,8 +30,10 @@ Voilà it adds:
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -41,6 +43,8 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from traitlets import Float, Integer, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
+
+from classroom import kernel_log
 
 HOME = "classroom/pages/home.ipynb"
 SEAT = "classroom/pages/seat.ipynb"
@@ -91,7 +95,9 @@ class HexclassKernelManager(AsyncMappingKernelManager):
     # --- start and stop, one log line each ----------------------------------------------------
     async def _async_start_kernel(self, **kwargs):
         env = kwargs["env"] = kernel_env(kwargs.get("env"))
+        kwargs["stderr"] = subprocess.PIPE  # read by kernel_log: a stop's traceback is one line
         kernel_id = await super()._async_start_kernel(**kwargs)
+        self._forward_stderr(kernel_id)
         self._born[kernel_id] = time.monotonic()
         self._page[kernel_id] = page_of(env)
         self.started_total += 1
@@ -107,9 +113,24 @@ class HexclassKernelManager(AsyncMappingKernelManager):
 
     start_kernel = _async_start_kernel
 
+    def _forward_stderr(self, kernel_id: str) -> None:
+        """The kernel's standard error on to the server's, quietly at a stop (kernel_log)."""
+        process = getattr(self.get_kernel(kernel_id).provisioner, "process", None)
+        if process is not None and process.stderr is not None:
+            stream = io.TextIOWrapper(process.stderr, errors="replace")
+            kernel_log.forward_in_thread(stream, kernel_id[:8], _to_stderr)
+
     async def _async_shutdown_kernel(self, kernel_id, now=False, restart=False):
         pid = self.pid_of(kernel_id)
-        result = await super()._async_shutdown_kernel(kernel_id, now=now, restart=restart)
+        try:
+            result = await super()._async_shutdown_kernel(kernel_id, now=now, restart=restart)
+        except tornado.web.HTTPError as exc:
+            if exc.status_code != 404:
+                raise
+            # a pool kernel still starting when the server stops: it is not registered yet,
+            # and its process is stopped with the server's process group
+            self.log.info("hexclass: kernel %s was still starting; not shut down", kernel_id[:8])
+            return None
         if not restart:
             self._forget(kernel_id)
             self.stopped_total += 1
@@ -255,7 +276,9 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         data = getattr(self, "notebook_data", None) or {}
         ids = set(data.get(page, {}).get("kernel_ids", ()))
         ids |= {k for k, p in self._page.items() if p == page}
-        return sum(1 for k in ids if k in self and k not in self._stopping and not self.is_pooled(k))
+        return sum(
+            1 for k in ids if k in self and k not in self._stopping and not self.is_pooled(k)
+        )
 
     # --- counts ---------------------------------------------------------------------------------
     def is_pooled(self, kernel_id: str) -> bool:
@@ -272,7 +295,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         """The PID of a kernel's process (also of one that has exited: for the log lines)."""
         try:
             km = self.get_kernel(kernel_id)
-        except KeyError:
+        except (KeyError, tornado.web.HTTPError):  # unknown, or still starting
             return None
         prov = getattr(km, "provisioner", None)
         return getattr(prov, "pid", None) or getattr(getattr(prov, "process", None), "pid", None)
@@ -332,6 +355,11 @@ def kernel_env(env: dict | None) -> dict:
         env.pop(name, None)
     env[KEYLESS_ENV] = "1"
     return env
+
+
+def _to_stderr(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def page_of(env: dict) -> str:
