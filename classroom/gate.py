@@ -194,7 +194,7 @@ def retry_after(km) -> int:
 
 _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:40em;margin:3em auto;padding:0 1em;"
-    "line-height:1.5;color:#222}h1{font-size:1.4em}code{background:#eee;padding:0 .2em}"
+    "line-height:1.5;color:#222}h1{font-size:1.4em}code{background:#eee;padding:0 .2em;white-space:nowrap}"
     "input[type=password]{font-size:1.1em;width:22em;max-width:100%}"
     "button{font-size:1em;padding:.3em 1em}.bad{color:#a00}"
 )

@@ -452,7 +452,10 @@ class RenderHandler(TornadoVoilaHandler):
         return None
 
 
-def _page_allowed(handler, kernel_id: str, cookie: str = G.PAGE_COOKIE) -> bool:
+def _page_allowed(handler, kernel_id: str | None = None, cookie: str = G.PAGE_COOKIE) -> bool:
+    """The request carries the cookie the kernel's page got (the kernel id from the path)."""
+    if kernel_id is None:
+        kernel_id = handler.path_kwargs.get("kernel_id") or (handler.path_args or [""])[0]
     gate: G.Gate = handler.settings["hexclass_gate"]
     return gate.page_ok(kernel_id, handler.get_cookie(cookie))
 
@@ -481,7 +484,7 @@ class KernelInfo(KernelHandler):
 
     async def prepare(self):
         await super().prepare()
-        if not _page_allowed(self, self.path_args[0] if self.path_args else ""):
+        if not _page_allowed(self):
             raise tornado.web.HTTPError(403)
 
 
@@ -490,7 +493,7 @@ class KernelShutdown(VoilaShutdownKernelHandler):
 
     async def prepare(self):
         await super().prepare()
-        if not _page_allowed(self, self.path_args[0] if self.path_args else "", G.STOP_COOKIE):
+        if not _page_allowed(self, cookie=G.STOP_COOKIE):
             raise tornado.web.HTTPError(403)
 
 
