@@ -13,6 +13,10 @@ class) in a child process of its own process group, which this command supervise
   the preheated seat kernels follow the store's running games (up to ``--class-size``).
 
 Every kernel gets ``HEXCLASS_STORE`` so co-op pages share one store file.
+
+The instructor key (``--instructor-key``, ``$HEXCLASS_INSTRUCTOR_KEY``, else a new one) is
+printed at start and handed to the server on its stdin; the instructor page asks for it.
+Pages without a token share ``--max-kernels`` kernels (``docs/security.md``).
 """
 
 from __future__ import annotations

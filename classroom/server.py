@@ -22,6 +22,9 @@ Voilà it adds:
   ``seat_pool_max``), checked every few seconds.
 * ``/`` redirects to the home page; ``/hexclass/api/status`` (loopback only) reports the
   kernel counts and PIDs; one log line per kernel started or stopped, with the counts.
+* **Nothing for free on an open network** (:mod:`classroom.gate`, ``docs/security.md``):
+  the instructor key, seat tokens checked before a kernel starts, kernel budgets, kernel
+  endpoints only for the page that started the kernel, no listings, no tracebacks.
 * SIGTERM, SIGINT and SIGHUP all stop the loop, after which every kernel is shut down.
 """
 
