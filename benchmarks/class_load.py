@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -200,6 +201,8 @@ class Target:
         while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(self.base + "/voila/tree", timeout=5)
+                break
+            except urllib.error.HTTPError:  # a server that lists nothing (issue 23) answers
                 break
             except OSError:
                 time.sleep(0.5)

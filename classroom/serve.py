@@ -16,6 +16,10 @@ Every kernel gets ``HEXCLASS_STORE`` so co-op pages share one store file. The st
 key (classroom/sessions/sealed.py: ``--key-file``, else ``$HEXCLASS_KEY`` or
 ``$HEXCLASS_KEY_FILE``, else the file beside the store, made if missing) goes to the
 server, its referee and the instructor's page only, never to a seat kernel.
+
+The instructor key (``--instructor-key``, ``$HEXCLASS_INSTRUCTOR_KEY``, else a new one) is
+printed at start and handed to the server on its stdin; the instructor page asks for it.
+Pages without a token share ``--max-kernels`` kernels (``docs/security.md``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 HOME = "classroom/pages/home.ipynb"
 SEAT = "classroom/pages/seat.ipynb"
 SOLITAIRE = "classroom/pages/solitaire.ipynb"
+INSTRUCTOR = "classroom/pages/instructor.ipynb"
 TEMPLATES = ROOT / "classroom" / "share"  # JUPYTER_PATH entry with voila/templates/hexclass
 STATUS = "/hexclass/api/status"
 MARKER = "HEXCLASS_SERVER_ID"
@@ -130,7 +135,46 @@ def add_serve_command(commands) -> None:
         metavar="SECONDS",
         help="stop a page's kernel this long after its browser left (10)",
     )
+    p.add_argument(
+        "--instructor-key",
+        default=None,
+        metavar="KEY",
+        help="the key the instructor page asks for (default $HEXCLASS_INSTRUCTOR_KEY, else "
+        "a new one, printed at start)",
+    )
+    p.add_argument(
+        "--max-kernels",
+        type=_size,
+        default=None,
+        metavar="N",
+        help="live kernels at most for pages without a token (home, solitaire, lessons); "
+        "default: half the free memory divided by a kernel's size",
+    )
     p.set_defaults(run=run)
+
+
+KERNEL_MIB = 80  # a page kernel's resident size, measured (docs/security.md)
+
+
+def default_max_kernels(meminfo: str = "/proc/meminfo") -> int:
+    """Kernels for token-less pages: half the available memory over a kernel's size (4+)."""
+    try:
+        for line in pathlib.Path(meminfo).read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                mib = int(line.split()[1]) // 1024
+                return max(4, min(200, mib // 2 // KERNEL_MIB))
+    except (OSError, ValueError, IndexError):
+        pass
+    return 8
+
+
+def instructor_key(given: str | None) -> tuple[str, bool]:
+    """The instructor key (``--instructor-key``, ``$HEXCLASS_INSTRUCTOR_KEY`` or new), and
+    whether it was made now."""
+    from classroom.gate import KEY_ENV, new_key
+
+    key = given or os.environ.get(KEY_ENV, "")
+    return (key, False) if key else (new_key(), True)
 
 
 def voila_command(
@@ -142,8 +186,13 @@ def voila_command(
     class_size: int = 30,
     cull_after: float = 120.0,
     reload_grace: float = 10.0,
+    max_kernels: int = 8,
 ) -> list[str]:
-    """The child's command line: :mod:`classroom.server` with Voilà's options."""
+    """The child's command line: :mod:`classroom.server` with Voilà's options.
+
+    The instructor key is not on it (any local user can read a command line): the child
+    reads it from its stdin (``--HexclassVoila.key_on_stdin``).
+    """
     cull_interval = max(1, min(30, int(cull_after // 4)))
     cmd = [
         sys.executable,
@@ -166,6 +215,8 @@ def voila_command(
         f"--HexclassKernelManager.reload_grace={reload_grace}",
         # a busy machine may deliver a cell's output a while after its reply
         "--VoilaExecutor.iopub_timeout=60",
+        "--HexclassVoila.key_on_stdin=True",
+        f"--HexclassVoila.max_kernels={max_kernels}",
     ]
     if store is not None:
         cmd.append(f"--HexclassKernelManager.store_path={store}")
@@ -223,10 +274,14 @@ def marked_processes(marker: str) -> list[int]:
 class Supervisor:
     """The server child process, stopped with every kernel on any of the three signals."""
 
-    def __init__(self, cmd: list[str], env: dict[str, str], marker: str) -> None:
+    def __init__(self, cmd: list[str], env: dict[str, str], marker: str, key: str = "") -> None:
         self.marker = marker
         self.stopping = False
-        self.proc = subprocess.Popen(cmd, env=env, cwd=ROOT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd, env=env, cwd=ROOT, start_new_session=True, stdin=subprocess.PIPE
+        )
+        self.proc.stdin.write(f"{key}\n".encode())  # the instructor key, out of env and argv
+        self.proc.stdin.close()
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(sig, self._on_signal)
 
@@ -325,12 +380,18 @@ def run(args) -> int:
     if problem:
         print(f"hexclass serve: {problem}", file=sys.stderr)
         return 2
+    from classroom.gate import KEY_ENV, key_problem
+
+    key, made = instructor_key(args.instructor_key)
+    if key_problem(key):
+        print(f"hexclass serve: {key_problem(key)}", file=sys.stderr)
+        return 2
     marker = uuid.uuid4().hex
     jupyter_path = os.pathsep.join(
         p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p
     )
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != KEY_ENV},
         "HEXCLASS_STORE": str(store),
         **key_env,
         MARKER: marker,
@@ -345,13 +406,19 @@ def run(args) -> int:
         class_size=args.class_size,
         cull_after=args.cull_after,
         reload_grace=args.reload_grace,
+        max_kernels=args.max_kernels if args.max_kernels is not None else default_max_kernels(),
     )
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
     base = f"http://{shown}:{args.port}"
     print(f"hexclass is starting on port {args.port} (co-op store: {describe(store)})", flush=True)
-    sup = Supervisor(cmd, env, marker)
+    sup = Supervisor(cmd, env, marker, key)
     if sup.wait_ready(f"{base}{STATUS}"):
         print(f"hexclass is serving: open {base}/voila/render/{HOME}", flush=True)
+        print(
+            f"instructor key: {key}" if made else "instructor key: the one you gave",
+            flush=True,
+        )
+        print(f"the instructor page: {base}/voila/render/{INSTRUCTOR} (it asks for the key)")
         print("press Ctrl+C (or send SIGTERM) to stop the server and every kernel", flush=True)
     elif not sup.stopping:
         print("hexclass serve: the server did not start; see the messages above", flush=True)

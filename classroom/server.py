@@ -24,6 +24,9 @@ Voilà it adds:
   console that opens warms ``console_warm_seats`` more for the class it will create.
 * ``/`` redirects to the home page; ``/hexclass/api/status`` (loopback only) reports the
   kernel counts and PIDs; one log line per kernel started or stopped, with the counts.
+* **Nothing for free on an open network** (:mod:`classroom.gate`, ``docs/security.md``):
+  the instructor key, seat tokens checked before a kernel starts, kernel budgets, kernel
+  endpoints only for the page that started the kernel, no listings, no tracebacks.
 * SIGTERM, SIGINT and SIGHUP all stop the loop, after which every kernel is shut down.
 """
 
@@ -31,7 +34,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -39,11 +44,18 @@ import time
 
 import tornado.web
 from jupyter_core.utils import ensure_async
+from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
+from classroom import gate as G
 from classroom import kernel_log
 
 HOME = "classroom/pages/home.ipynb"
@@ -91,13 +103,17 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         self._store_stamp = None
         self.started_total = 0
         self.stopped_total = 0
+        self.claims: dict[str, str] = {}  # kernel id -> the page's claim (classroom.gate)
+        self.query_keys: dict[str, str] = {}  # kernel id -> its /voila/query key
 
     # --- start and stop, one log line each ----------------------------------------------------
     async def _async_start_kernel(self, **kwargs):
-        env = kwargs["env"] = kernel_env(kwargs.get("env"))
+        query_key = secrets.token_urlsafe(24)  # only this kernel may read its visitor's request
+        env = kwargs["env"] = {**kernel_env(kwargs.get("env")), G.QUERY_KEY_ENV: query_key}
         kwargs["stderr"] = subprocess.PIPE  # read by kernel_log: a stop's traceback is one line
         kernel_id = await super()._async_start_kernel(**kwargs)
         self._forward_stderr(kernel_id)
+        self.query_keys[kernel_id] = query_key
         self._born[kernel_id] = time.monotonic()
         self._page[kernel_id] = page_of(env)
         self.started_total += 1
@@ -122,6 +138,8 @@ class HexclassKernelManager(AsyncMappingKernelManager):
 
     async def _async_shutdown_kernel(self, kernel_id, now=False, restart=False):
         pid = self.pid_of(kernel_id)
+        if not restart:
+            self.claims.pop(kernel_id, None)  # a page closing frees its place at once
         try:
             result = await super()._async_shutdown_kernel(kernel_id, now=now, restart=restart)
         except tornado.web.HTTPError as exc:
@@ -146,7 +164,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         return super().remove_kernel(kernel_id)
 
     def _forget(self, kernel_id: str) -> None:
-        for table in (self._born, self._page, self._orphaned_at):
+        for table in (self._born, self._page, self._orphaned_at, self.claims, self.query_keys):
             table.pop(kernel_id, None)
         self._stopping.discard(kernel_id)
 
@@ -423,21 +441,226 @@ def open_seats(location: str) -> int:
     return int(row[0]) if row else 0
 
 
-class RenderHandler(TornadoVoilaHandler):
-    """Voilà's page handler that also sets the ``_xsrf`` cookie (voila#1458).
+class _Recorder:
+    """The kernel manager as a render handler sees it: the kernel it gets is bound at once."""
 
-    The page's ``beforeunload`` beacon posts that cookie's value to
-    ``/voila/api/shutdown/<kernel>``; without the cookie the server answers 403 and the
-    kernel of a closed page lives on.
+    def __init__(self, km, handler: "RenderHandler") -> None:
+        self._km, self._handler = km, handler
+
+    def __getattr__(self, name):
+        return getattr(self._km, name)
+
+    async def start_kernel(self, *args, **kwargs):
+        kernel_id = await ensure_async(self._km.start_kernel(*args, **kwargs))
+        self._handler.bind(kernel_id)
+        return kernel_id
+
+    async def get_rendered_notebook(self, *args, **kwargs):
+        result = await self._km.get_rendered_notebook(*args, **kwargs)
+        self._handler.bind(result[2])
+        return result
+
+
+class RenderHandler(TornadoVoilaHandler):
+    """Voilà's page handler, gated (:mod:`classroom.gate`), that also sets ``_xsrf``.
+
+    Before any kernel starts it checks the page (a hexclass page or a lesson), the
+    instructor key, a seat page's token and the kernel budgets; a refused request gets a
+    small page of its own and no kernel. The kernel the page gets is bound to it: the
+    response sets the page's cookie for that kernel id only.
+
+    The ``_xsrf`` cookie (voila#1458): the page's ``beforeunload`` beacon posts its value
+    to ``/voila/api/shutdown/<kernel>``; without it the server answers 403 and the kernel
+    of a closed page lives on.
     """
 
+    _claim: str | None = None
+    _bound: str | None = None
+
+    @property
+    def kernel_manager(self):
+        return _Recorder(self.settings["kernel_manager"], self)
+
+    @property
+    def gate(self) -> G.Gate:
+        return self.settings["hexclass_gate"]
+
+    @tornado.web.authenticated
     async def get(self, path=None):
+        claim = self.admit(path or "")
+        if claim is None:
+            return
         self.xsrf_token  # noqa: B018 - reading it sets the cookie
-        return await super().get(path)
+        self._claim = claim
+        self.gate.pending[claim] += 1
+        try:
+            async for html in self.get_generator(path=path):
+                self.write(html)
+                self.flush()
+        finally:
+            if self._bound is None:
+                self.gate.pending[claim] -= 1
+
+    def bind(self, kernel_id: str) -> None:
+        """This request's page got ``kernel_id``: count it against its claim, set its cookie."""
+        km = self.settings["kernel_manager"]
+        if self._bound is None and self._claim is not None:
+            self.gate.pending[self._claim] -= 1
+        self._bound = kernel_id
+        km.claims[kernel_id] = self._claim or "free"
+        value = self.gate.page_secret(kernel_id)
+        for name, prefix in (
+            (G.PAGE_COOKIE, "/api/kernels/"),
+            (G.STOP_COOKIE, "/voila/api/shutdown/"),
+        ):
+            self.set_cookie(name, value, path=prefix + kernel_id, httponly=True, samesite="Strict")
+
+    def admit(self, path: str) -> str | None:
+        """The page's claim, or None after answering the refusal itself."""
+        if path not in G.PAGES and not G.LESSON.fullmatch(path):
+            return self.answer(404, G.refusal("Not found", "There is no such page here."))
+        if path == G.INSTRUCTOR:
+            if not self.gate.cookie_ok(self.get_cookie(G.KEY_COOKIE)):
+                return self.answer(403, G.key_form(self, self.request.uri))
+            return "instructor"
+        claim = "free"
+        if path == G.SEAT:
+            claim = self.seat_claim(self.get_query_argument("token", ""))
+            if claim is None:
+                return None
+        limit = self.gate.limit(claim)
+        km = self.settings["kernel_manager"]
+        if limit is not None and self.gate.in_use(km, claim) >= limit:
+            wait = G.retry_after(km)
+            self.set_header("Retry-After", str(wait))
+            if claim == "free":
+                text = (
+                    "The server is busy: every page it may start for visitors is in use. "
+                    f"Try again in {wait} s."
+                )
+                return self.answer(503, G.refusal("The server is busy", text))
+            text = (
+                f"This seat is already open in {limit} pages. Close the other page, or "
+                f"try again in {wait} s."
+            )
+            return self.answer(429, G.refusal("This seat is already open", text))
+        return claim
+
+    def seat_claim(self, token: str) -> str | None:
+        try:
+            info = self.gate.lookup(token)
+        except Exception as exc:  # noqa: BLE001 - said in plain words, logged in full
+            self.log.warning("hexclass: the store cannot check a seat link: %s", exc)
+            text = "The class store cannot be used just now; try again in a minute."
+            return self.answer(503, G.refusal("The class store is not available", text))
+        if info is None:
+            text = (
+                "This link has no token; ask your instructor for your link."
+                if not token
+                else "No seat has this link's token; check the link you were given."
+            )
+            return self.answer(403, G.refusal("This seat link does not work", text))
+        if info.kind != "seat":
+            text = "This is the instructor's link: it opens the instructor console, not a seat."
+            return self.answer(403, G.refusal("This seat link does not work", text))
+        return f"seat:{token}"
+
+    def answer(self, status: int, page: str) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(page)
+        return None
+
+
+def _page_allowed(handler, kernel_id: str | None = None, cookie: str = G.PAGE_COOKIE) -> bool:
+    """The request carries the cookie the kernel's page got (the kernel id from the path)."""
+    if kernel_id is None:
+        kernel_id = handler.path_kwargs.get("kernel_id") or (handler.path_args or [""])[0]
+    gate: G.Gate = handler.settings["hexclass_gate"]
+    return gate.page_ok(kernel_id, handler.get_cookie(cookie))
+
+
+class KernelWebsocket(VoilaKernelWebsocketHandler):
+    """A kernel's websocket, for the page that kernel was started for only."""
+
+    async def get(self, kernel_id):
+        if not _page_allowed(self, kernel_id):
+            raise tornado.web.HTTPError(403)
+        return await super().get(kernel_id)
+
+    def write_message(self, message, binary: bool = False):
+        message, logged = G.scrub(message)
+        if logged is not None:  # a traceback from a message the page sent: the log keeps it
+            self.log.warning(
+                "hexclass: kernel %s failed on a message from its page:\n%s",
+                self.kernel_id[:8],
+                logged[-4000:],
+            )
+        return super().write_message(message, binary)
+
+
+class KernelInfo(KernelHandler):
+    """``GET``/``DELETE /api/kernels/<id>``, for the kernel's own page only."""
+
+    async def prepare(self):
+        await super().prepare()
+        if not _page_allowed(self):
+            raise tornado.web.HTTPError(403)
+
+
+class KernelShutdown(VoilaShutdownKernelHandler):
+    """The page's ``beforeunload`` beacon: only the kernel's own page may stop it."""
+
+    async def prepare(self):
+        await super().prepare()
+        if not _page_allowed(self, cookie=G.STOP_COOKIE):
+            raise tornado.web.HTTPError(403)
+
+
+class RequestInfo(RequestInfoSocketHandler):
+    """``/voila/query/<id>``: a preheated kernel reads its visitor's request; nobody else."""
+
+    async def get(self, kernel_id, *args, **kwargs):
+        km = self.settings["kernel_manager"]
+        expected = km.query_keys.get(kernel_id)
+        given = self.request.headers.get(G.QUERY_KEY_HEADER, "")
+        if not expected or not secrets.compare_digest(expected, given):
+            raise tornado.web.HTTPError(403)
+        return await super().get(kernel_id, *args, **kwargs)
+
+
+class NotFound(tornado.web.RequestHandler):
+    """What the class network is not shown: the repository's listings."""
+
+    def initialize(self, **kwargs):
+        pass
+
+    def set_default_headers(self):
+        for name, value in G.SECURITY_HEADERS.items():
+            self.set_header(name, value)
+
+    def prepare(self):
+        raise tornado.web.HTTPError(404)
+
+
+GUARDED = {
+    TornadoVoilaHandler: RenderHandler,
+    VoilaKernelWebsocketHandler: KernelWebsocket,
+    KernelHandler: KernelInfo,
+    VoilaShutdownKernelHandler: KernelShutdown,
+    RequestInfoSocketHandler: RequestInfo,
+    VoilaContentsHandler: NotFound,
+    TornadoVoilaTreeHandler: NotFound,
+}
 
 
 class HomeRedirect(tornado.web.RequestHandler):
     """``/`` is the home page (Voilà's default there is a listing of the repository)."""
+
+    def set_default_headers(self):
+        for name, value in G.SECURITY_HEADERS.items():
+            self.set_header(name, value)
 
     def get(self):
         self.redirect(f"/voila/render/{HOME}", permanent=False)
@@ -495,15 +718,44 @@ def start_referee(log):
 
 
 class HexclassVoila(Voila):
-    """Voilà with the handlers and kernel manager above."""
+    """Voilà with the handlers and kernel manager above, gated (:mod:`classroom.gate`)."""
 
     name = "hexclass-voila"
+    key_on_stdin = Bool(
+        False, config=True, help="read the instructor key from the first line of stdin"
+    )
+    max_kernels = Integer(
+        8, config=True, help="live kernels at most for pages without a token (home, lessons)"
+    )
 
     def initialize(self, argv=None):
         super().initialize(argv)
         for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
             signal.signal(sig, self._handle_signal_stop)
+        G.redact_logs(self.log, logging.getLogger("tornado.access"))
+        self.instructor_key = self.read_instructor_key()
         self.referee_stop = start_referee(self.log)
+
+    def read_instructor_key(self) -> str:
+        """From ``hexclass serve`` (stdin), else ``$HEXCLASS_INSTRUCTOR_KEY``, else a new one.
+
+        The key never stays in this process's environment, so kernels do not inherit it.
+        """
+        key = os.environ.pop(G.KEY_ENV, "")
+        if self.key_on_stdin:
+            key = sys.stdin.readline().strip()
+        if not key:
+            key = G.new_key()
+            self.log.warning("hexclass: instructor key (made for this run): %s", key)
+        return key
+
+    def init_settings(self):
+        settings = super().init_settings()
+        km = settings["kernel_manager"]
+        location = getattr(km, "store_path", "") or os.environ.get("HEXCLASS_STORE") or None
+        settings["hexclass_gate"] = G.Gate(self.instructor_key, location, self.max_kernels)
+        settings["headers"] = {**settings.get("headers", {}), **G.SECURITY_HEADERS}
+        return settings
 
     def _handle_signal_stop(self, sig, frame):
         self.log.info("hexclass: signal %s: stopping every kernel and the server", sig)
@@ -518,14 +770,15 @@ class HexclassVoila(Voila):
         handlers = []
         for spec in super().init_handlers():
             pattern, handler = spec[0], spec[1]
-            if handler is TornadoVoilaHandler:
-                spec = (pattern, RenderHandler, *spec[2:])
             if pattern in ("/", self.server_url) and handler is not TornadoVoilaHandler:
                 continue  # the directory listing at / gives way to the home page
+            if handler in GUARDED:
+                spec = (pattern, GUARDED[handler], *spec[2:])
             handlers.append(spec)
         return [
             (r"/?", HomeRedirect),
             (STATUS_PATH, StatusHandler),
+            (G.KEY_PATH, G.KeyHandler),
             *handlers,
         ]
 

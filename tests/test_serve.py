@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import signal
 import socket
 import subprocess
@@ -118,14 +119,12 @@ def served(tmp_path):
 def test_a_signal_stops_the_server_and_every_kernel(served, sig):
     s = served()
     status = s.ready(kernels=3)  # the preheat pools: seat pages and solitaire
-    # a page load takes a pooled kernel and the pool refills: one kernel more
-    urllib.request.urlopen(
-        s.base + "/voila/render/classroom/pages/seat.ipynb?token=nope", timeout=300
-    ).read()
+    # a page load starts one more kernel (the home page: no token to check)
+    urllib.request.urlopen(s.base + "/voila/render/classroom/pages/home.ipynb", timeout=300).read()
     status = s.wait_for(
-        lambda: (st := s.status())["kernels"] >= status["kernels"] + 1
-        and None not in st["pids"]
-        and st
+        lambda: (
+            (st := s.status())["kernels"] >= status["kernels"] + 1 and None not in st["pids"] and st
+        )
     )
     pids = [status["server_pid"], *status["pids"]]
     assert len(pids) >= 5 and all(alive(p) for p in pids)
@@ -155,6 +154,37 @@ def test_a_busy_port_is_a_clear_error_before_any_address(served):
     assert "http://" not in out.stdout + out.stderr  # no address Voilà is not on
 
 
+def test_a_short_instructor_key_is_refused_before_serving():
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "classroom.cli",
+            "serve",
+            f"--port={free_port()}",
+            "--instructor-key",
+            "short",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert "at least 16 characters" in out.stderr and "http://" not in out.stdout
+
+
+def test_the_kernel_budget_follows_the_memory(tmp_path):
+    from classroom.serve import KERNEL_MIB, default_max_kernels
+
+    meminfo = tmp_path / "meminfo"
+    meminfo.write_text("MemTotal: 25165824 kB\nMemAvailable: 16777216 kB\n")  # 16 GiB free
+    assert default_max_kernels(str(meminfo)) == 16 * 1024 // 2 // KERNEL_MIB
+    meminfo.write_text("MemAvailable: 262144 kB\n")  # 256 MiB: still a few pages
+    assert default_max_kernels(str(meminfo)) == 4
+    assert default_max_kernels(str(tmp_path / "missing")) == 8
+
+
 def test_root_is_the_home_page_and_kernels_are_logged_with_counts(served):
     s = served()
     s.ready(kernels=3)
@@ -163,21 +193,23 @@ def test_root_is_the_home_page_and_kernels_are_logged_with_counts(served):
         assert "Instructor console" in r.read().decode()
     text = s.wait_for(lambda: (t := s.text()).count("hexclass: kernel started") >= 3 and t)
     assert f"hexclass is serving: open {s.base}/voila/render/classroom/pages/home.ipynb" in text
+    if not os.environ.get("HEXCLASS_INSTRUCTOR_KEY"):  # a key made for this run, printed
+        assert re.search(r"^instructor key: [A-Za-z0-9_-]{16,}$", text, re.M)
     started = [line for line in text.splitlines() if "hexclass: kernel started" in line]
     assert len(started) >= 3
     assert all("kernels (" in line and "preheated" in line and "pid " in line for line in started)
 
 
 def test_a_page_nobody_opens_costs_no_lasting_kernel(served):
-    """A seat link fetched without a browser (curl, a bad token) is culled after --cull-after."""
+    """A page fetched without a browser (curl) is culled after --cull-after."""
     s = served("--cull-after", "4")
     base = s.ready(kernels=3)
     pool = base["kernels"]
-    for token in ("nope", "also-not-a-token"):
+    for _ in range(2):
         urllib.request.urlopen(
-            s.base + f"/voila/render/classroom/pages/seat.ipynb?token={token}", timeout=300
+            s.base + "/voila/render/classroom/pages/home.ipynb", timeout=300
         ).read()
-    # each fetch took a pooled kernel; the pool refills in the background
+    # each fetch started a kernel of its own
     s.wait_for(lambda: s.status()["started_total"] >= base["started_total"] + 2)
     # back to the pool: the two page kernels stopped, the pool refilled
     s.wait_for(lambda: s.status()["stopped_total"] >= 2)

@@ -21,6 +21,8 @@ import struct
 from urllib.parse import parse_qsl
 
 CONNECT_TIMEOUT = 10.0
+QUERY_KEY_ENV = "HEXCLASS_QUERY_KEY"  # the same names as classroom.gate (not imported here)
+QUERY_KEY_HEADER = "X-Hexclass-Kernel-Key"
 
 
 def parse_query(qs: str) -> dict[str, str]:
@@ -44,19 +46,25 @@ def wait_for_request() -> None:
     port = int(os.environ.get("VOILA_APP_PORT", "8866"))
     base = os.environ.get("VOILA_WS_BASE_URL", os.environ.get("VOILA_SERVER_URL", "/"))
     kernel_id = os.environ.get("VOILA_KERNEL_ID", "")
-    info = json.loads(read_one_message(host, port, f"{base}voila/query/{kernel_id}"))
+    key = os.environ.get(QUERY_KEY_ENV, "")  # the server answers this kernel only
+    info = json.loads(read_one_message(host, port, f"{base}voila/query/{kernel_id}", key))
     for key, value in info.items():
         os.environ[key] = str(value)
 
 
-def read_one_message(host: str, port: int, path: str) -> str:
-    """Open a websocket to ``path`` and return the first text message the server sends."""
+def read_one_message(host: str, port: int, path: str, kernel_key: str = "") -> str:
+    """Open a websocket to ``path`` and return the first text message the server sends.
+
+    ``kernel_key`` goes in the ``X-Hexclass-Kernel-Key`` header: ``hexclass serve`` gives
+    each kernel its own in ``HEXCLASS_QUERY_KEY`` and answers nobody without it.
+    """
     key = base64.b64encode(os.urandom(16)).decode()
+    extra = f"{QUERY_KEY_HEADER}: {kernel_key}\r\n" if kernel_key else ""
     with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as sock:
         sock.sendall(
             (
                 f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n{extra}"
                 "Sec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
         )

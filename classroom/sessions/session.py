@@ -33,6 +33,7 @@ from . import policy
 from .follow import ClassFollower, GameFollower
 from .replay import GameReplay
 from .roles import Layout, Seat, layout_for
+from .text import strip_bidi
 from .store import (
     INSTRUCTOR,
     ClassSettings,
@@ -50,7 +51,7 @@ DEFAULT_BASE_URL = "http://127.0.0.1:8866"
 SEAT_PAGE = "voila/render/classroom/pages/seat.ipynb"
 INSTRUCTOR_PAGE = "voila/render/classroom/pages/instructor.ipynb"
 STORE_ENV = "HEXCLASS_STORE"
-MAX_TEAMS = 60
+MAX_TEAMS = 12  # a class of 60 to 72 students; more is a second class (an open network: a cap)
 MAX_SEED = 2**63 - 1  # what an SQLite integer holds
 SEED_BITS = 63  # random seeds: secrets.randbits(63) <= MAX_SEED
 
@@ -192,6 +193,11 @@ def team_seeds(
     ``different`` every team then gets its own random seed, so no team's seed tells
     another's. A given ``seed`` (a rerun of an earlier class) is used as it is.
     """
+    if isinstance(teams, int) and not isinstance(teams, bool) and teams > MAX_TEAMS:
+        raise ValueError(
+            f"teams: a class has at most {MAX_TEAMS} teams, not {teams}; "
+            "for more students, create a second class"
+        )
     if isinstance(teams, bool) or not isinstance(teams, int) or not 1 <= teams <= MAX_TEAMS:
         raise ValueError(f"teams: expected a whole number from 1 to {MAX_TEAMS}, got {teams!r}")
     if seed is not None and seeds is not None:
@@ -232,6 +238,7 @@ def create_class(
     ``seats`` is 5, 6, 1-4 (merged commands), a :class:`~.roles.Layout`, or a grouping.
     """
     layout = layout_for(seats)
+    name = strip_bidi(name)
     specs = [
         GameSpec(i + 1, s, layout, options or Options(), start)
         for i, s in enumerate(team_seeds(teams, seed, seeds, different_seeds))
@@ -388,7 +395,7 @@ class SeatSession:
         return seat_view(state, self.seat, self.layout)
 
     def say(self, text: str) -> Result:
-        return self.store.post_message(self.game_id, self.seat, text)
+        return self.store.post_message(self.game_id, self.seat, strip_bidi(text))
 
     def messages_left(self, turn: int) -> int | None:
         """Messages this seat may still send this turn (None: no limit)."""
@@ -412,7 +419,7 @@ class SeatSession:
         return self.store.seat_holder(self.game_id, self.seat)
 
     def request_turn(self, note: str = "") -> Result:
-        return self.store.request_turn(self.game_id, self.seat, note)
+        return self.store.request_turn(self.game_id, self.seat, strip_bidi(note))
 
     def close_request(self) -> Result:
         return self.store.close_request(self.game_id, self.seat)
@@ -536,6 +543,7 @@ class InstructorConsole:
 
     def broadcast(self, text: str) -> list[Result]:
         """Post a message from the instructor to every team."""
+        text = strip_bidi(text)
         return [self.store.post_message(g.id, INSTRUCTOR, text) for g in self.games()]
 
     def replay(self, team: int) -> GameReplay:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -294,8 +296,27 @@ class HexclassServer(VoilaServer):
         if not preheat:
             cmd.append("--no-preheat")
         cmd.extend(args)
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        self.key = "test-key-" + secrets.token_urlsafe(12)  # the instructor key
+        env = {**os.environ, "HEXCLASS_INSTRUCTOR_KEY": self.key}
+        self.proc = subprocess.Popen(
+            cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env
+        )
         self._wait()
+
+    def give_key(self, page) -> None:
+        """Give the instructor key through the server's form, as an instructor would.
+
+        The cookie it sets lands in ``page``'s browser context, so the instructor page
+        then opens in every page of that context.
+        """
+        form = page.request.get(self.base + "/hexclass/instructor-key")
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', form.text()).group(1)
+        done = page.request.post(
+            self.base + "/hexclass/instructor-key",
+            form={"_xsrf": xsrf, "key": self.key},
+            max_redirects=0,
+        )
+        assert done.status == 302, done.text()
 
     ready_path = "/hexclass/api/status"
 

@@ -47,6 +47,7 @@ def team(hexclass_server, browser, artifacts):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     contexts.append(ctx)
     console = ctx.new_page()
+    hexclass_server.give_key(console)  # the console needs the instructor key
     open_page(console, links["instructor"]["url"])
     wait_for_widgets(console)
     console.wait_for_selector(".hx-teams tr[data-team='1']", timeout=90_000)
@@ -234,15 +235,16 @@ def test_five_seats_play_two_turns_together(team, artifacts):
 
 
 def test_wrong_or_missing_token_is_refused(hexclass_server, page, artifacts):
+    # the server refuses a bad link itself, before any kernel starts (a page of its own)
     page.goto(hexclass_server.url("classroom/pages/seat.ipynb?token=not-a-real-token"))
-    wait_for_widgets(page)
+    page.wait_for_selector("#hexclass-refusal")
     page.wait_for_function(
         "() => document.body.innerText.includes('does not work')", timeout=60_000
     )
     assert page.locator("canvas").count() == 0
     page.screenshot(path=str(artifacts / "coop-refused.png"))
     page.goto(hexclass_server.url("classroom/pages/seat.ipynb"))
-    wait_for_widgets(page)
+    page.wait_for_selector("#hexclass-refusal")
     page.wait_for_function(
         "() => document.body.innerText.includes('does not work')", timeout=60_000
     )
@@ -269,6 +271,7 @@ def test_two_teams_of_five_play_to_the_end_with_the_console_following(
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     contexts.append(ctx)
     console = ctx.new_page()
+    hexclass_server.give_key(console)  # the console needs the instructor key
     open_page(console, links["instructor"]["url"])
     try:
         for _, _, pg in pages:

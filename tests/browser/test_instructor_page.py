@@ -48,6 +48,7 @@ def token_of(url: str) -> str:
 
 
 def create_two_teams(page, server, artifacts) -> tuple[str, list[list[str]]]:
+    server.give_key(page)  # the instructor page opens only with the instructor key
     page.goto(server.url(PAGE))
     wait_for_widgets(page)
     page.wait_for_selector(".hexclass-new-class")

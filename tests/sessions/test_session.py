@@ -83,7 +83,7 @@ def test_a_team_handout_holds_only_that_team(store):
 @pytest.mark.parametrize(
     "kwargs, words",
     [
-        ({"teams": 0, "seed": 1}, "teams: expected a whole number from 1 to 60"),
+        ({"teams": 0, "seed": 1}, "teams: expected a whole number from 1 to 12"),
         ({"teams": 2, "seed": 1, "seeds": [1, 2]}, "give either seed"),
         ({"teams": 2, "seeds": [1]}, "expected 2 seeds"),
         ({"teams": 2, "seeds": [1, -1]}, r"seeds\[1\]: expected a whole number"),
