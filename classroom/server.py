@@ -444,7 +444,7 @@ def open_seats(location: str) -> int:
 class _Recorder:
     """The kernel manager as a render handler sees it: the kernel it gets is bound at once."""
 
-    def __init__(self, km, handler: "RenderHandler") -> None:
+    def __init__(self, km, handler: RenderHandler) -> None:
         self._km, self._handler = km, handler
 
     def __getattr__(self, name):

@@ -33,7 +33,6 @@ from . import policy
 from .follow import ClassFollower, GameFollower
 from .replay import GameReplay
 from .roles import Layout, Seat, layout_for
-from .text import strip_bidi
 from .store import (
     INSTRUCTOR,
     ClassSettings,
@@ -45,6 +44,7 @@ from .store import (
     Result,
     looks_like_token,
 )
+from .text import strip_bidi
 from .views import TeamSummary, seat_view, team_summary
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8866"

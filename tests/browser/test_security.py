@@ -324,7 +324,7 @@ def test_a_malformed_comm_open_gets_no_traceback(server, made):
     frames = []
     try:
         header = {"msg_type": "comm_open", "session": "x", "username": "", "version": "5.3"}
-        for i, content in enumerate(
+        for _i, content in enumerate(
             [
                 {"comm_id": "c1", "target_name": "jupyter.widget", "data": {"state": "x"}},
                 {"comm_id": "c2", "target_name": "jupyter.widget", "data": None},
