@@ -825,11 +825,9 @@ class PostgresStore(ClassStore):
         wrong_sender = policy.sender_problem(seat, parsed)
         if wrong_sender is not None:
             return wrong_sender
-        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-            return Refused(
-                Refusal.BAD_ACTION,
-                f"expected_version: expected an integer, got {expected_version!r}",
-            )
+        wrong_version = policy.version_problem(expected_version)
+        if wrong_version is not None:
+            return wrong_version
         try:
             game, early = self._precheck(game_id, expected_version, seat)
         except (psycopg.OperationalError, StoreUnavailable):

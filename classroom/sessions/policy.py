@@ -96,6 +96,24 @@ def sender_problem(seat: str, action) -> Refused | None:
     return None
 
 
+VERSION_LIMIT = 2**63  # both stores keep versions as signed 64-bit integers
+
+
+def version_problem(expected) -> Refused | None:
+    """An order's ``expected_version``: a whole number a store can hold, or a refusal."""
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        return Refused(
+            Refusal.BAD_ACTION, f"expected_version: expected an integer, got {expected!r}"
+        )
+    if not -VERSION_LIMIT <= expected < VERSION_LIMIT:
+        return Refused(
+            Refusal.BAD_ACTION,
+            f"expected_version: expected a game version (0 to the game's current one), got "
+            f"{expected}",
+        )
+    return None
+
+
 def game_problem(game: GameInfo | None, game_id: int) -> Refused | None:
     if game is None:
         return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")

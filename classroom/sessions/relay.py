@@ -29,6 +29,7 @@ from classroom.combined_arms.actions import action_to_json
 from classroom.combined_arms.public import from_json
 from classroom.combined_arms.state import GameState
 
+from . import policy
 from .follow import GameFollower
 from .live import Update
 from .store import Accepted, LoggedAction, Refusal, Refused, Result, StoreError, parse_action
@@ -145,10 +146,9 @@ class Relay:
         parsed, why = parse_action(action)
         if why:
             return Refused(Refusal.BAD_ACTION, why)
-        if isinstance(expected, bool) or not isinstance(expected, int):
-            return Refused(
-                Refusal.BAD_ACTION, f"expected_version: expected an integer, got {expected!r}"
-            )
+        wrong_version = policy.version_problem(expected)
+        if wrong_version is not None:
+            return wrong_version
         nonce = self.tables.place_order(self.game_id, self.seat, expected, action_to_json(parsed))
         deadline = time.monotonic() + self.wait
         order = self._verdict(nonce, deadline)

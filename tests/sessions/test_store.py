@@ -91,6 +91,17 @@ def test_unknown_game_seat_and_malformed_actions(store, game):
     assert store.version(game) == 0
 
 
+@pytest.mark.parametrize("version", [2**63, -(2**63) - 1, 10**30])
+def test_a_version_beyond_a_stores_integers_is_refused_with_the_field(store, game, version):
+    """Both stores hold versions as 64-bit integers: a larger one is a clear refusal (it
+    crashed SQLite with OverflowError) and changes nothing."""
+    r = store.submit(game, version, "support", EndPhase("support"))
+    assert r.kind is Refusal.BAD_ACTION and r.message.startswith("expected_version: ")
+    assert str(version) in r.message
+    assert store.version(game) == 0
+    assert store.submit(game, 0, "support", EndPhase("support"))  # the store still works
+
+
 def test_json_actions_are_accepted_like_dataclasses(store, game):
     a = first_enter(store.state(game), "armour")
     r = store.submit(game, 0, "armour", action_to_json(a))
