@@ -77,7 +77,8 @@ from .store import (
 SCHEMA_VERSION = 4  # 3: the enemy-player tables (hidden.py); 4: tokens hashed, secrets sealed
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for the lock before giving up
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS classes (
     id               INTEGER PRIMARY KEY,
     name             TEXT    NOT NULL DEFAULT '',
@@ -184,7 +185,10 @@ CREATE TABLE IF NOT EXISTS instructor_log (
     data     TEXT    NOT NULL,
     at       REAL    NOT NULL
 );
-""" + HIDDEN_TABLES + sealed.KEY_TABLE
+"""
+    + HIDDEN_TABLES
+    + sealed.KEY_TABLE
+)
 
 # Version 1 files (before the strict commander and seat holders) are brought up to date.
 MIGRATIONS = {
@@ -1090,12 +1094,15 @@ def private_file(path: pathlib.Path) -> None:
     """
     if not path.parent.exists():
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    try:
-        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
-    except PermissionError:
-        if not path.exists():
-            raise
-        return  # a read-only file: sqlite says so in its own words below
+    if not path.exists():
+        # Only a file that does not exist yet is opened here: closing any descriptor of a
+        # database file drops every POSIX lock this process holds on it, so another
+        # connection of this process (a server's referee, its gate) would lose its locks
+        # and go on reading an old snapshot.
+        try:
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass  # made by another connection just now
     tighten(path)
 
 
