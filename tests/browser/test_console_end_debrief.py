@@ -97,6 +97,7 @@ def test_console_end_then_a_debrief_that_fits_the_projector(hexclass_server, bro
         wait_for_widgets(seat_page)
         seat_page.wait_for_selector(".hexclass-seat canvas", timeout=120_000)
 
+        server.give_key(page)  # the console needs the instructor key (docs/security.md)
         page.goto(made.instructor_url)
         wait_for_widgets(page)
         page.wait_for_selector(".hx-teams tr[data-team='2']", timeout=60_000)
