@@ -51,3 +51,29 @@ def pg_url(pg_server):
         conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
         conn.execute(f"CREATE SCHEMA {name}")
     return pg_server.url("hexclass") + f"&options=-csearch_path%3D{name}"
+
+
+def instructor_opener(base: str, key: str):
+    """A urllib opener holding the instructor key's cookie, given through the server's form
+    as an instructor's browser would (tests that fetch the console without a browser)."""
+    import http.cookiejar
+    import re
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):  # keep the cookie, open no page yet
+            return None
+
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), Stay())
+    form = opener.open(base + "/hexclass/instructor-key", timeout=120).read().decode()
+    xsrf = re.search(r'name="_xsrf" value="([^"]+)"', form).group(1)
+    data = urllib.parse.urlencode({"_xsrf": xsrf, "key": key}).encode()
+    try:
+        opener.open(base + "/hexclass/instructor-key", data=data, timeout=120).read()
+    except urllib.error.HTTPError as exc:  # the form answers 302 to the console
+        if exc.code != 302:
+            raise
+    return opener

@@ -22,6 +22,7 @@ import pytest
 
 from classroom.serve import marked_processes, port_problem
 from classroom.sessions import create_class, open_store
+from tests.conftest import instructor_opener
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -248,7 +249,8 @@ def test_an_opened_console_warms_seat_kernels_for_the_class_it_will_create(serve
     """No class in the store yet: the console's New class form is enough to warm 5 seats."""
     s = served()
     s.ready(kernels=3)  # 2 seat kernels (the minimum) + 1 solitaire
-    urllib.request.urlopen(
+    key = re.search(r"^instructor key: (\S+)$", s.text(), re.M).group(1)  # printed at start
+    instructor_opener(s.base, key).open(
         s.base + "/voila/render/classroom/pages/instructor.ipynb", timeout=300
     ).read()
     s.wait_for(lambda: "seat pool set to 5" in s.text())

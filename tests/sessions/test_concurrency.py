@@ -74,8 +74,9 @@ def test_five_seat_processes_lose_nothing_and_apply_nothing_twice(
     tmp_path, new_store, store_location
 ):
     s = new_store()
-    made = create_class(s, teams=16, seed=100, different_seeds=True)
-    games = [t.game_id for t in made.teams]
+    # 16 games on seeds 100-115, as two classes of 8 (a class has at most 12 teams)
+    classes = [create_class(s, teams=8, seed=100 + 8 * k, different_seeds=True) for k in (0, 1)]
+    games = [t.game_id for made in classes for t in made.teams]
     reports = _run_seat_processes(store_location, tmp_path,
                                   [(seat, games) for seat in SEATS], target=400)  # fmt: skip
     assert _check_nothing_lost_nothing_twice(s, games, reports) >= 400

@@ -44,6 +44,7 @@ from classroom.sessions.sealed import (
 )
 from classroom.sessions.sqlite_store import SQLiteStore
 from classroom.sessions.store import Refusal, StoreError
+from tests.conftest import instructor_opener
 
 from .helpers import first_enter, play, raw_connection
 
@@ -432,7 +433,10 @@ def test_seat_kernels_of_hexclass_serve_hold_no_key_and_no_secret(tmp_path, stor
         assert "application/vnd.jupyter.widget-view+json" in html and "Traceback" not in html
         assert "does not work" not in html and "cannot be used" not in html
         seat_kernel = _kernel_pid(re.search(r'"kernelId": ?"([0-9a-f-]+)"', html)[1])
-        ihtml = _get(made.instructor_url)
+        log.flush()
+        ikey = re.search(r"^instructor key: (\S+)$", pathlib.Path(log.name).read_text(), re.M)
+        opener = instructor_opener(base, ikey.group(1))  # the console needs the key
+        ihtml = opener.open(made.instructor_url, timeout=300).read().decode()
         teacher = _kernel_pid(re.search(r'"kernelId": ?"([0-9a-f-]+)"', ihtml)[1])
         status = _status(base)
         server_env = _proc_env(status["server_pid"])
