@@ -182,6 +182,13 @@ def test_five_seats_play_two_turns_together(team, artifacts):
         pg.wait_for_function("() => document.body.innerText.includes('Fire on ')", timeout=90_000)
         button(pg, "Commit, keep open")
         wait_message(pg, "committed against")
+    # the second page's "committed against" may be its team line (the first seat's commit):
+    # wait for the store to hold both commits, then check their order
+    wait_until(
+        lambda: (d := state(follower).declaration) is not None and len(d.firers) == 2,
+        120,
+        "both seats' commits in the store",
+    )
     assert state(follower).declaration.firers == [a_unit, b_unit]
     pages["support"].get_by_role("button", name="Resolve open fire").wait_for(timeout=90_000)
     for name, pg in pages.items():
