@@ -40,6 +40,8 @@ import json
 import os
 import pathlib
 import random
+import re
+import secrets
 import signal
 import socket
 import statistics
@@ -169,7 +171,9 @@ def kernel_rss(pid: int) -> list[float]:
         except OSError:
             continue
         if b"ipykernel_launcher" in cmd:
-            out += [int(ln.split()[1]) / 1024 for ln in status.splitlines() if ln.startswith("VmRSS:")]
+            out += [
+                int(ln.split()[1]) / 1024 for ln in status.splitlines() if ln.startswith("VmRSS:")
+            ]
     return out
 
 
@@ -189,7 +193,9 @@ class Target:
         self.base = f"http://127.0.0.1:{self.port}"
         self.store = workdir / f"{name}.db"
         self.log = open(workdir / f"{name}-serve.log", "w")  # noqa: SIM115
-        self.env = {**os.environ, "PYTHONPATH": str(tree), "HEXCLASS_STORE": str(self.store)}
+        self.key = secrets.token_urlsafe(16)  # the instructor key (issue 23), for the console
+        self.env = {**os.environ, "PYTHONPATH": str(tree), "HEXCLASS_STORE": str(self.store),
+                    "HEXCLASS_INSTRUCTOR_KEY": self.key}  # fmt: skip
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
@@ -244,6 +250,11 @@ async def open_console(browser, target: Target):
     """The instructor's console without a token (the New class form), drawn."""
     ctx = await browser.new_context(viewport={"width": 1366, "height": 768})
     page = await ctx.new_page()
+    form = await page.request.get(target.base + "/hexclass/instructor-key")
+    if form.ok:  # a server with an instructor key (issue 23): give it, as an instructor would
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', await form.text()).group(1)
+        await page.request.post(target.base + "/hexclass/instructor-key",
+                                form={"_xsrf": xsrf, "key": target.key}, max_redirects=0)  # fmt: skip
     await page.goto(f"{target.base}/voila/render/classroom/pages/instructor.ipynb",
                     wait_until="commit", timeout=180_000)  # fmt: skip
     await page.wait_for_selector(".jupyter-widgets, .widget-box", timeout=180_000)
@@ -416,7 +427,9 @@ def summary(r: dict) -> dict:
         "RSS end of play MiB": next(
             (x["rss_mib"] for x in reversed(during) if x["open_pages"] > 0), None
         ),
-        "kernel RSS median MiB": statistics.median(r["kernel_rss_mib"]) if r["kernel_rss_mib"] else None,
+        "kernel RSS median MiB": statistics.median(r["kernel_rss_mib"])
+        if r["kernel_rss_mib"]
+        else None,
         "kernel RSS max MiB": max(r["kernel_rss_mib"], default=None),
         "load1 median": round(statistics.median(x["load1"] for x in during), 1) if during else None,
         "load1 max": round(max(x["load1"] for x in during), 1) if during else None,
@@ -446,7 +459,9 @@ def baseline_tree(commit: str, workdir: pathlib.Path) -> pathlib.Path:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--teams", type=int, default=6)
     ap.add_argument("--seats", type=int, default=5)
     ap.add_argument("--open-within", type=float, default=60.0, help="seconds to open every page in")
@@ -471,7 +486,9 @@ def main(argv=None) -> int:
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="class-load-"))
     targets = []
     if args.baseline:
-        targets.append(Target(f"main@{args.baseline[:7]}", baseline_tree(args.baseline, workdir), workdir))
+        targets.append(
+            Target(f"main@{args.baseline[:7]}", baseline_tree(args.baseline, workdir), workdir)
+        )
     targets.append(Target("this tree", ROOT, workdir))
     results = []
     try:

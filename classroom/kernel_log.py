@@ -15,6 +15,15 @@ goes on to the log as before, except such a traceback, which becomes one line.
 ...               "hello\\n"]), "abcd1234", out.append)
 >>> out
 ['hexclass: kernel abcd1234 was stopped while it answered a request (expected when a page closes)', 'hello']
+
+ipykernel's warning about unencrypted loopback TCP, printed by every kernel, is said once:
+
+>>> _said.clear()
+>>> out = []
+>>> warning = "[IPKernelApp] WARNING | Kernel is running over TCP without encryption. ...\n"
+>>> forward(iter([warning]), "k1", out.append); forward(iter([warning]), "k2", out.append)
+>>> len(out), out[0].startswith("hexclass: page kernels talk")
+(1, True)
 """
 
 from __future__ import annotations
@@ -24,6 +33,15 @@ from collections.abc import Callable, Iterable
 
 HANDLER_ERROR = "Exception in message handler"
 STOP_RACE = "Socket operation on non-socket"
+# ipykernel 7 warns at every start that its loopback TCP sockets are not encrypted: true of
+# every kernel the server starts (messages are signed with the kernel's key; only root can
+# read loopback traffic), so it is said once per server, not once per kernel.
+TCP_WARNING = "Kernel is running over TCP without encryption"
+TCP_NOTE = (
+    "hexclass: page kernels talk to the server over loopback TCP, signed but not encrypted "
+    "(ipykernel's warning, shown once; see docs/security.md)"
+)
+_said = set()
 
 
 def forward(lines: Iterable[str], kernel: str, emit: Callable[[str], None]) -> None:
@@ -40,6 +58,11 @@ def forward(lines: Iterable[str], kernel: str, emit: Callable[[str], None]) -> N
             continue
         if HANDLER_ERROR in line:
             block = [line]
+            continue
+        if TCP_WARNING in line:
+            if TCP_WARNING not in _said:
+                _said.add(TCP_WARNING)
+                emit(TCP_NOTE)
             continue
         emit(line)
     if block:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+from classroom import kernel_log
 from classroom.kernel_log import forward, forward_in_thread
 
 STOP_TRACEBACK = [
@@ -44,3 +45,14 @@ def test_a_pipe_is_read_to_its_end_in_a_thread():
         "hexclass: kernel k2 was stopped while it answered a request (expected when a page closes)",
         "done",
     ]
+
+
+def test_the_unencrypted_tcp_warning_of_every_kernel_is_said_once():
+    warning = (
+        "[IPKernelApp] WARNING | Kernel is running over TCP without encryption. All "
+        "communication (including code and outputs) is sent in plain text."
+    )
+    kernel_log._said.clear()
+    first = run([warning, "x"])
+    second = run([warning, "y"])
+    assert first == [kernel_log.TCP_NOTE, "x"] and second == ["y"]
