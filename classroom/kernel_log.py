@@ -20,7 +20,7 @@ ipykernel's warning about unencrypted loopback TCP, printed by every kernel, is 
 
 >>> _said.clear()
 >>> out = []
->>> warning = "[IPKernelApp] WARNING | Kernel is running over TCP without encryption. ...\n"
+>>> warning = "[IPKernelApp] WARNING | Kernel is running over TCP without encryption. ...\\n"
 >>> forward(iter([warning]), "k1", out.append); forward(iter([warning]), "k2", out.append)
 >>> len(out), out[0].startswith("hexclass: page kernels talk")
 (1, True)
