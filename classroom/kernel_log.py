@@ -28,6 +28,7 @@ ipykernel's warning about unencrypted loopback TCP, printed by every kernel, is 
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable
 
@@ -90,3 +91,42 @@ def forward_in_thread(stream, kernel: str, emit: Callable[[str], None]) -> threa
     thread = threading.Thread(target=run, name=f"kernel-stderr-{kernel}", daemon=True)
     thread.start()
     return thread
+
+
+# Lines Jupyter Server and Voilà log for every page that opens or closes, each of which
+# hexclass already says once in its own words ("hexclass: kernel started ... for ...",
+# "hexclass: kernel stopped ..."), or which say nothing an instructor can act on: every
+# page notebook is "not trusted" (Voilà runs them anyway), and the websocket's buffering
+# and protocol adaptation are routine. Shown with ``--debug``.
+ROUTINE = (
+    "Kernel started: ",
+    "Kernel shutdown: ",
+    "is not trusted",
+    "Starting buffering for ",
+    "buffered messages for ",
+    "Adapting from protocol version",
+    "Connecting to kernel ",
+    "Using pre-heated kernel: ",
+    "Kernel pool of ",
+)
+
+
+class RoutineFilter(logging.Filter):
+    """Lowers the per-page routine lines above to DEBUG (dropped unless ``--debug``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING:
+            return True
+        text = record.getMessage()
+        return not any(part in text for part in ROUTINE) or _debug(record)
+
+
+def _debug(record: logging.LogRecord) -> bool:
+    """True when the logger that holds ``record`` shows DEBUG lines."""
+    return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def quiet_routine_lines(logger: logging.Logger) -> None:
+    """One line per event in the server's log: put :class:`RoutineFilter` on ``logger``."""
+    if not any(isinstance(f, RoutineFilter) for f in logger.filters):
+        logger.addFilter(RoutineFilter())

@@ -733,6 +733,7 @@ class HexclassVoila(Voila):
         for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
             signal.signal(sig, self._handle_signal_stop)
         G.redact_logs(self.log, logging.getLogger("tornado.access"))
+        kernel_log.quiet_routine_lines(self.log)
         self.instructor_key = self.read_instructor_key()
         self.referee_stop = start_referee(self.log)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 
 from classroom import kernel_log
 from classroom.kernel_log import forward, forward_in_thread
@@ -56,3 +57,23 @@ def test_the_unencrypted_tcp_warning_of_every_kernel_is_said_once():
     first = run([warning, "x"])
     second = run([warning, "y"])
     assert first == [kernel_log.TCP_NOTE, "x"] and second == ["y"]
+
+
+def test_routine_page_lines_of_the_server_log_are_debug_only():
+    logger = logging.getLogger("hexclass-test-routine")
+    logger.propagate = False
+    seen = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())
+    logger.addHandler(handler)
+    kernel_log.quiet_routine_lines(logger)
+    logger.setLevel(logging.INFO)
+    logger.info("Kernel started: 8d38296d…")
+    logger.warning("Notebook classroom/pages/seat.ipynb is not trusted")
+    logger.info("hexclass: kernel started 8d38296d pid 4394 for the preheat pool")
+    logger.error("Kernel shutdown: failed")  # an error always shows
+    assert seen == ["hexclass: kernel started 8d38296d pid 4394 for the preheat pool",
+                    "Kernel shutdown: failed"]  # fmt: skip
+    logger.setLevel(logging.DEBUG)  # --debug shows them again
+    logger.info("Kernel started: 5121afc8…")
+    assert seen[-1] == "Kernel started: 5121afc8…"
