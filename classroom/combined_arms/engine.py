@@ -372,9 +372,7 @@ def apply(state: GameState, action) -> GameState:
     reason = _rules_check(state, action)
     if reason is not None:
         raise IllegalAction(reason, action)
-    _APPLY[type(action)](state, action)
-    state.actions.append(action)
-    run_agenda(state)
+    _record(state, action)
     return state
 
 
@@ -382,10 +380,17 @@ def try_apply(state: GameState, action) -> Illegal | None:
     """Like :func:`apply`, but returns the reason instead of raising."""
     reason = check(state, action)
     if reason is None:
-        _APPLY[type(action)](state, action)
-        state.actions.append(action)
-        run_agenda(state)
+        _record(state, action)
     return reason
+
+
+def _record(state: GameState, action) -> None:
+    """Do a checked action, log it with where its events start, and run the engine on."""
+    mark = len(state.events)
+    _APPLY[type(action)](state, action)
+    state.actions.append(action)
+    state.event_marks.append(mark)
+    run_agenda(state)
 
 
 def _do_enter(state, a: Enter):
