@@ -23,9 +23,9 @@ from classroom.combined_arms.state import SOLITAIRE_SEATS
 SEATS = {**SOLITAIRE_SEATS, DEFENDER: defender_seat()}
 
 
-def played(seed: int, steps: int = 60):
-    g = new_game(seed)
-    bot = make_policy("steady", seed)
+def played(seed: int, steps: int = 400):
+    g = new_game(seed, Options(auto_decisions=True))
+    bot = make_policy("bold", seed)
     for _ in range(steps):
         if g.over:
             break

@@ -128,9 +128,10 @@ def test_an_attackers_own_order_is_read_once(table):
     defender.inner.deploy.click()
     assert d.poll_once() and d.game.state.phase == "friendly_move"
     enter = next(a for a in legal_actions(d.game.state, "D") if isinstance(a, Enter))
+    news = list(d.inner.ctl.team_news)  # the deployment, read at the poll above
     assert d.inner.act(enter)
     said = d.inner.ctl.message.text
     assert f"{enter.unit} enters" in said, said
     assert not d.poll_once()  # nothing new ...
     d.changed()  # ... and a redraw reads nothing of it a second time
-    assert d.inner.ctl.message.text == said and d.inner.ctl.team_news == []
+    assert d.inner.ctl.message.text == said and d.inner.ctl.team_news == news
