@@ -29,7 +29,9 @@ from classroom.combined_arms import (
     check,
     try_apply,
 )
+from classroom.combined_arms.fire import may_fire
 from classroom.combined_arms.mortars import friendly_spotters
+from classroom.combined_arms.movement import move_reach
 from classroom.combined_arms.odds import mortar_odds
 from classroom.combined_arms.query import Query
 from classroom.hexgrid import Hex
@@ -235,7 +237,7 @@ class BoardController:
             return True
         if self.selected and s.units[self.selected].where not in ("off", "board"):
             self.selected, self.facing = None, None
-        self.group = [u for u in self.group if s.units[u].on_board and s.units[u].fresh]
+        self.group = [u for u in self.group if may_fire(s.units[u])]
         if self.target is not None and self.target not in s.enemy:
             self.target = None
         return False
@@ -423,7 +425,7 @@ class BoardController:
         b = self.state.board
         if u.where == "off":
             return h in b.friendly_edge or (u.is_armour and h == b.road[1])
-        return u.on_board and hg.distance(u.hex, h) <= (2 if u.is_armour else 1)
+        return u.on_board and hg.distance(u.hex, h) <= move_reach(u)
 
     def _click_move(self, h: Hex) -> None:
         dest = self.destinations()
@@ -482,7 +484,7 @@ class BoardController:
                 f"{s.label(h)}: click your fresh platoons to gather firers, then an enemy counter."
             )
             return
-        able = [uid for uid in own if s.units[uid].fresh]
+        able = [uid for uid in own if may_fire(s.units[uid])]
         if not able:
             why = self._firer_reason(own[0])
             self.say(f"{own[0]} cannot fire: {why}", bad=True)
