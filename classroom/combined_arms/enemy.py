@@ -548,7 +548,9 @@ def reveal_triggers(state, h: Hex, post: EnemyPost | None = None) -> dict[str, R
         return out  # nothing left to reveal, or none of your platoons to provoke a test
     if adjacent_to_friends(state, h):
         near = RevealTrigger("adjacent to your platoons", {"adjacent": True})
-        return {k: near for k, c in (("platoon", post.platoon), ("atg", post.atg)) if c == POTENTIAL}
+        return {
+            k: near for k, c in (("platoon", post.platoon), ("atg", post.atg)) if c == POTENTIAL
+        }
     if post.platoon == POTENTIAL and post.fresh:
         best = best_payoff(state, h)
         if platoon_test_due(False, True, best):

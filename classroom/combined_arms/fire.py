@@ -125,10 +125,7 @@ def armour_hatches_open(state, unit: Platoon) -> bool:
 def other_company_rifles(kind: str, companies) -> bool:
     """p.22 chart: is a rifle platoon of another company than the firer's (``kind``, its
     id letter) among the rifle ``companies`` next to the target?"""
-    for c in companies:
-        if c != kind:
-            return True
-    return False
+    return any(c != kind for c in companies)
 
 
 def friendly_total(

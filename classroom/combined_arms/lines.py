@@ -178,7 +178,9 @@ def friendly_line(state, firer: Hex, target: Hex) -> LineOfFire:
     """
     board = state.board
     crest_end = board.is_crest(firer) or board.is_crest(target)
-    return trace(firer, target, friendly_blockers(terrain_mask(state), state.rifle_mask(), crest_end))
+    return trace(
+        firer, target, friendly_blockers(terrain_mask(state), state.rifle_mask(), crest_end)
+    )
 
 
 def spotting_clear(state, spotter: Hex, target: Hex) -> bool:

@@ -245,7 +245,9 @@ class Sight:
         if post is None or not within_range(d):
             return 0
         crest_end = h in self._crests or target in self._crests
-        part = lines.line_cost(h, target, lines.friendly_blockers(self.terrain, self.rifles, crest_end))
+        part = lines.line_cost(
+            h, target, lines.friendly_blockers(self.terrain, self.rifles, crest_end)
+        )
         if part is None:
             return 0
         any_adjacent, companies = adjacent or self.adjacent(target)

@@ -54,9 +54,7 @@ def level(seat: SeatApp) -> int:
 def two_entries(state):
     """An entry for D and one for E into another hex."""
     mine = next(a for a in legal_actions(state, "D") if isinstance(a, Enter))
-    theirs = next(
-        a for a in legal_actions(state, "E") if isinstance(a, Enter) and a.to != mine.to
-    )
+    theirs = next(a for a in legal_actions(state, "E") if isinstance(a, Enter) and a.to != mine.to)
     return mine, theirs
 
 
