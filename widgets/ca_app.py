@@ -34,7 +34,7 @@ from classroom.combined_arms.stats import per_turn
 from . import ca_panels as P
 from . import ca_reports as R
 from .ca_board import ARROWS, PALETTES, CABoardView
-from .ca_controller import OWN, TEAM, BoardController, LocalGame
+from .ca_controller import BoardController, LocalGame
 
 FACING_BUTTONS = [(2, "↖"), (1, "↑"), (0, "↗"), (3, "↙"), (4, "↓"), (5, "↘")]
 TABS = ["Enemy phase", "Game log", "Score", "Game & help"]
@@ -80,7 +80,6 @@ class GameApp:
         self._scored_for = None
         self._last_rolls: list[str] = []
         self._drawn_events = 0
-        self.team_news: list[str] = []  # a co-op seat: the latest moves of the other seats
         self._hover_clock = None
         self._build()
         self.view.board.on_click(self.on_board_click)
@@ -96,6 +95,11 @@ class GameApp:
     @property
     def state(self):
         return self.ctl.state
+
+    @property
+    def team_news(self) -> list[str]:
+        """A co-op seat: the latest moves of the other seats (kept by the controller)."""
+        return self.ctl.team_news
 
     @property
     def seat_titles(self) -> dict[str, str]:
@@ -800,13 +804,6 @@ class GameApp:
         :meth:`BoardController.offer`); a teammate's move always goes to the team line.
         """
         self.ctl.external_update(new_events)
-        reading = R.read_events(self.state, new_events)
-        if reading is not None:
-            if reading.what in ("report", "over") or self.seat in reading.seats:
-                self.ctl.offer(reading.text, OWN)
-            else:
-                self.ctl.offer(f"Team: {reading.text}", TEAM)
-                self.team_news = [reading.text, *self.team_news][:2]  # a fire: every roll
         self.after()
 
     def _show_shots(self, events) -> None:

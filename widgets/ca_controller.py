@@ -9,7 +9,10 @@ behaviour is tested without a browser (``tests/widgets/test_ca_controller.py``).
 
 ``game`` is anything with ``state`` and ``submit(action) -> str | None`` (the reason
 the action was refused): :class:`LocalGame` below for solitaire, the co-op seat's
-shared game for a team.
+shared game for a team. After an accepted order the seat reads as its own result only
+the events of its own action (``GameState.events_of`` its version); anything else the
+same order brought in (teammates' orders decided just before or just after it) is
+their news, for the team line.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from classroom.combined_arms import (
     check,
     try_apply,
 )
+from classroom.combined_arms.fire import may_fire
 from classroom.combined_arms.mortars import friendly_spotters
+from classroom.combined_arms.movement import move_reach
 from classroom.combined_arms.odds import mortar_odds
 from classroom.combined_arms.query import Query
 from classroom.hexgrid import Hex
@@ -41,14 +46,28 @@ class LocalGame:
 
     def __init__(self, state) -> None:
         self.state = state
+        self.accepted_version: int | None = None  # the version the last accepted order made
 
     def submit(self, action) -> str | None:
         reason = try_apply(self.state, action)
-        return None if reason is None else str(reason)
+        if reason is not None:
+            return str(reason)
+        self.accepted_version = len(self.state.actions)
+        return None
 
     def check(self, action) -> str | None:
         reason = check(self.state, action)
         return None if reason is None else str(reason)
+
+
+def accepted_version(game) -> int | None:
+    """The version the game's last accepted order made (its place in ``state.actions``,
+    from 1): ``game.accepted_version`` (a local game), else the store's verdict kept as
+    ``game.last_result`` (a co-op seat's shared game); None if the game does not say."""
+    version = getattr(game, "accepted_version", None)
+    if version is None:
+        version = getattr(getattr(game, "last_result", None), "version", None)
+    return version if isinstance(version, int) else None
 
 
 # How much a line on the message line matters to this seat (issue 22): a refusal to me,
@@ -80,6 +99,7 @@ class BoardController:
         self.seat_titles: dict[str, str] = {}  # seat name -> how a co-op page names it
         self.message = Message()
         self.new_events: list = []  # events the last accepted action (or update) produced
+        self.team_news: list[str] = []  # a co-op seat: the latest moves of the other seats
         self._clear()
         self._clock = self._now()
 
@@ -217,15 +237,30 @@ class BoardController:
             return True
         if self.selected and s.units[self.selected].where not in ("off", "board"):
             self.selected, self.facing = None, None
-        self.group = [u for u in self.group if s.units[u].on_board and s.units[u].fresh]
+        self.group = [u for u in self.group if may_fire(s.units[u])]
         if self.target is not None and self.target not in s.enemy:
             self.target = None
         return False
 
     def external_update(self, new_events) -> None:
-        """Another seat changed the shared game."""
+        """Another seat changed the shared game: say what happened (see :meth:`hear`)."""
         self.new_events = list(new_events)
         self.sync()
+        self.hear(new_events)
+
+    def hear(self, events) -> None:
+        """Events this seat's own click did not make: an enemy phase, the end of the
+        battle or a fire this seat took part in is its own news; a teammate's move goes
+        to the team line (and to the message line only if nothing more important is on
+        it, see :meth:`offer`)."""
+        reading = read_events(self.state, events)
+        if reading is None:
+            return
+        if reading.what in ("report", "over") or self.seat in reading.seats:
+            self.offer(reading.text, OWN)
+        else:
+            self.offer(f"Team: {reading.text}", TEAM)
+            self.team_news = [reading.text, *self.team_news][:2]  # a fire: every roll
 
     def say(self, text: str, bad: bool = False, level: int | None = None, cause=None) -> None:
         """What this seat's own click or key did (or why it was refused): always shown."""
@@ -248,17 +283,41 @@ class BoardController:
         catch_up = getattr(self.game, "catch_up", None)
         if catch_up is not None:  # a shared game: draw teammates' news first, apart from ours
             catch_up()
-        before = len(self.state.events)
+        before, acted = len(self.state.events), len(self.state.actions)
         reason = self.game.submit(action)
         if reason is not None:
             self.say(reason, bad=True, cause=getattr(self.game, "refused_kind", None))
             self.new_events = []
             return False
-        self.new_events = list(self.state.events[before:])
+        events = self.state.events
+        start, end = self._own_span(action, acted, before)
+        self.new_events = list(events[before:])
         self.sync()
-        reading = read_events(self.state, self.new_events)
+        reading = read_events(self.state, events[start:end])
         self.say(reading.text if reading else "done")
+        others = events[before:start] + events[end:]
+        if others:  # teammates' orders decided just before or just after this one
+            self.hear(others)
         return True
+
+    def _own_span(self, action, acted: int, before: int) -> tuple[int, int]:
+        """Where this order's own events lie in the game's log (the engine's marks).
+
+        The order's version comes from the game (:func:`accepted_version`); a game that
+        does not tell it is searched for the order among the actions accepted since
+        ``acted``. A copy without marks (published by an older referee) gives everything
+        new, as pages read it before the marks existed."""
+        s = self.state
+        version = accepted_version(self.game)
+        if version is None or not acted < version <= len(s.actions):
+            version = next(
+                (i + 1 for i in range(len(s.actions) - 1, acted - 1, -1) if s.actions[i] == action),
+                None,
+            )
+        span = None if version is None else s.action_span(version)
+        if span is None or span[0] < before:
+            return before, len(s.events)
+        return span
 
     def _blocked(self) -> bool:
         """Nothing but the commander's pending choice may be done; say so."""
@@ -366,7 +425,7 @@ class BoardController:
         b = self.state.board
         if u.where == "off":
             return h in b.friendly_edge or (u.is_armour and h == b.road[1])
-        return u.on_board and hg.distance(u.hex, h) <= (2 if u.is_armour else 1)
+        return u.on_board and hg.distance(u.hex, h) <= move_reach(u)
 
     def _click_move(self, h: Hex) -> None:
         dest = self.destinations()
@@ -425,7 +484,7 @@ class BoardController:
                 f"{s.label(h)}: click your fresh platoons to gather firers, then an enemy counter."
             )
             return
-        able = [uid for uid in own if s.units[uid].fresh]
+        able = [uid for uid in own if may_fire(s.units[uid])]
         if not able:
             why = self._firer_reason(own[0])
             self.say(f"{own[0]} cannot fire: {why}", bad=True)

@@ -3,8 +3,8 @@
 :class:`DefenderLab` shows a live position as the engine will weigh it when the enemy
 phase starts (:func:`at_enemy_phase`: your mortars landed, your spent platoons
 recovered, CA "Sequence of Play"): the order in which the posts activate, the reveal
-tests an activation makes (:func:`tests_on_activation`, the engine activating the post
-on a copy), each post's payoffs and chosen cluster (``enemy.best_clusters``), its chance
+tests an activation makes (:func:`tests_on_activation`, the engine's
+``enemy.reveal_triggers``), each post's payoffs and chosen cluster (``enemy.best_clusters``), its chance
 against armour and the enemy mortars. A platoon can be moved to another hex as a
 what-if; *Play the enemy phase* lets the engine play it on a copy and lists its log.
 Nothing here works out a rule: every number is the engine's.
@@ -16,7 +16,6 @@ import ipywidgets as W
 
 from classroom.combined_arms.odds import enemy_fire_on_armour
 from classroom.combined_arms.scenarios import start
-from classroom.dice import Dice
 
 from .ca_board import CABoardView
 from .ca_lessons import moved, pct
@@ -58,32 +57,13 @@ def at_enemy_phase(state):
     return game
 
 
-class _HighDice(Dice):
-    """Dice that always show their highest face: a probe of what an activation tests."""
-
-    def below(self, n: int) -> int:
-        self.rolled += 1
-        return n - 1
-
-
 def tests_on_activation(state, h) -> dict[str, dict]:
     """What the engine tests when the post in ``h`` activates now: ``{"platoon": weighed,
-    "atg": weighed}`` for each counter it rolls for, with the numbers it compared.
-
-    The engine activates the post on a copy whose dice show sixes, so a platoon test
-    proves real and the ATG test after it comes too."""
+    "atg": weighed}`` for each counter it would roll for, with the numbers it compared
+    (``enemy.reveal_triggers``, CA "Enemy Decisions")."""
     from classroom.combined_arms import enemy
 
-    probe = state.copy()
-    probe.dice = _HighDice(0)
-    before = len(probe.events)
-    enemy.activate(probe, h)
-    out = {}
-    for e in probe.events[before:]:
-        purpose = e.data.get("purpose", "")
-        if purpose.startswith("reveal") and e.data.get("target") == h:
-            out["atg" if "ATG" in purpose else "platoon"] = e.data.get("weighed") or {}
-    return out
+    return {k: t.weighed for k, t in enemy.reveal_triggers(state, h).items()}
 
 
 def _test_reason(weighed: dict, unit: str) -> str:

@@ -197,7 +197,7 @@ class AssaultWhatIf:
     def update(self):
         back = {uid: HELD_BACK[uid] for uid, t in self.toggles.items() if t.value}
         self.state = moved(self.base, back) if back else self.base
-        adjacent = [u.id for u in self.state.on_board() if hg.distance(u.hex, self.target) == 1]
+        adjacent = [u.id for u in self.state.friendly_adjacent(self.target)]
         who = ", ".join(sorted(adjacent)) or "none of your platoons"
         self.odds = (
             None

@@ -31,16 +31,10 @@ from classroom.sessions.store import StoreError
 from .ca_app import GameApp
 from .ca_controller import OWN, ROUTINE
 from .ca_reports import enemy_summary, last_enemy_phase
+from .presence import BrowserPresence, browser_pulse
 
 POLL_SECONDS = 0.05
 HEARTBEAT_SECONDS = 5.0
-# The browser ticks a hidden Play widget every second; a kernel that has heard no tick for
-# BROWSER_GONE_SECONDS takes the seat out of the presence table (a closed tab, a lost
-# network or a laptop lid), instead of heartbeating through the server's reload grace.
-BROWSER_TICK_MS = 1000
-BROWSER_GONE_SECONDS = 3.0
-NUDGE_SECONDS = 2.0
-STALL_SECONDS = 1.0  # a gap this long between two looks means the kernel was busy
 RECONNECTING = (
     '<div class="hx-msg-bad" data-hx="reconnecting">Reconnecting to the game store… '
     "the board will catch up by itself; an order sent now is refused, never half-done.</div>"
@@ -119,7 +113,7 @@ class SharedGame:
         return None if reason is None else str(reason)
 
 
-class SeatApp:
+class SeatApp(BrowserPresence):
     """The board for one seat plus chat, the commander's queue, readiness and presence."""
 
     def __init__(self, session, poll: bool = True) -> None:
@@ -161,15 +155,7 @@ class SeatApp:
         )
         self.take_over.on_click(lambda _: self.on_take_over())
         self.hold_html = W.HTML()
-        self.pulse = W.Play(
-            value=0,
-            min=0,
-            max=10**9,
-            interval=BROWSER_TICK_MS,
-            repeat=True,
-            show_repeat=False,
-            layout=W.Layout(display="none"),
-        )
+        self.pulse = browser_pulse()
         team_panel = W.VBox(
             [
                 self.chat_log,
@@ -307,41 +293,6 @@ class SeatApp:
         self.refresh_team()
 
     # --- presence: is the browser still there? ----------------------------------------------
-    def _build_pulse(self) -> None:
-        self.away = False  # the browser stopped ticking: the seat is out of the presence table
-        self._pulse_at = None  # when the browser last ticked (None: not yet)
-        self._nudged_at = float("-inf")
-        self._checked_at = float("inf")  # when this loop last looked (none yet)
-        self.pulse.observe(lambda _: self.on_pulse(), names="value")
-
-    def on_pulse(self) -> None:
-        """A tick from the browser: the page is open (back again, if it was away)."""
-        self._pulse_at = self.clock()
-        if self.away:
-            self.away = False
-            self.heartbeat()
-
-    def _check_browser(self) -> None:
-        now = self.clock()
-        stalled = now - self._checked_at > STALL_SECONDS
-        self._checked_at = now
-        if stalled and self._pulse_at is not None:
-            # this kernel was busy (e.g. the coach thinking): the browser's ticks wait in
-            # its queue, so the silence says nothing yet; count it from now
-            self._pulse_at = max(self._pulse_at, now - STALL_SECONDS)
-        quiet = self._pulse_at is None or now - self._pulse_at > 2 * BROWSER_TICK_MS / 1000
-        if quiet and now - self._nudged_at > NUDGE_SECONDS:
-            # (re)start the browser's timer: a Play widget runs once told to play after
-            # its view exists, so telling it again is how a fresh page starts ticking
-            self._nudged_at = now
-            self.pulse.playing = False
-            self.pulse.playing = True
-        if self._pulse_at is None or self.away:
-            return  # no browser ever ticked (e.g. no page at all): the heartbeat decides
-        if now - self._pulse_at > BROWSER_GONE_SECONDS:
-            self.away = True
-            self.leave()
-
     def heartbeat(self) -> None:
         self.session.heartbeat(self.client)
         self._last_heartbeat = self.clock()

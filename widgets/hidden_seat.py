@@ -14,6 +14,7 @@ dice and no seed to leak. What the page shows follows the seat's side:
 from __future__ import annotations
 
 import asyncio
+import atexit
 import html
 import random
 import time
@@ -28,6 +29,7 @@ from classroom.sessions.hidden import HiddenGame
 
 from .ca_app import GameApp
 from .defender_app import DefenderApp
+from .presence import BrowserPresence, browser_pulse
 
 POLL_SECONDS = 0.1
 CHAT_SECONDS = 1.0  # the team's messages are read once a second
@@ -48,9 +50,10 @@ class HeldGame:
     """A seat's :class:`HiddenGame` that refuses orders while another browser holds the
     seat (the page is then a viewer, as on co-op seats)."""
 
-    def __init__(self, hidden: HiddenGame) -> None:
+    def __init__(self, hidden: HiddenGame, on_accepted=None) -> None:
         self.hidden = hidden
         self.viewer = False
+        self.on_accepted = on_accepted  # called once an order of this page is accepted
 
     def __getattr__(self, name):
         return getattr(self.hidden, name)
@@ -58,7 +61,10 @@ class HeldGame:
     def submit(self, action) -> str | None:
         if self.viewer:
             return "this page only watches: press Take over to command the seat from here"
-        return self.hidden.submit(action)
+        why = self.hidden.submit(action)
+        if why is None and self.on_accepted is not None:
+            self.on_accepted()
+        return why
 
 
 class SharedDefenderGame(DefenderGame):
@@ -92,14 +98,21 @@ def role(state, seat: str) -> str:
     return "defender" if DEFENDER in powers else "attacker"
 
 
-class HiddenSeatApp:
-    """One seat of an enemy-player game; rebuilds its body when the seat changes side."""
+class HiddenSeatApp(BrowserPresence):
+    """One seat of an enemy-player game; rebuilds its body when the seat changes side.
+
+    Like a co-op seat, the page is in the presence table while its browser ticks
+    (:class:`~.presence.BrowserPresence`); a closed page leaves it within seconds.
+    """
 
     def __init__(self, session, poll: bool = True) -> None:
         self.session = session
-        self.game = HeldGame(HiddenGame(session.store, session.game_id, session.seat))
+        hidden = HiddenGame(session.store, session.game_id, session.seat)
+        self.game = HeldGame(hidden, on_accepted=self._read_own_order)
         self.client = uuid.uuid4().hex[:12]
+        self.clock = time.monotonic  # tests may turn it
         self._held_at = 0.0
+        self.pulse = browser_pulse()
         self.take_over = W.Button(
             description="Take over this seat",
             button_style="warning",
@@ -114,15 +127,17 @@ class HiddenSeatApp:
         self.notice = W.HTML()
         self.body = W.VBox()
         self.widget = W.VBox(
-            [self.header, self.notice, self.hold_notice, self.take_over, self.body]
+            [self.header, self.notice, self.hold_notice, self.take_over, self.body, self.pulse]
         )
         self.widget.add_class("hexclass-seat")
         self.role = None
         self.inner = None
         self._chat_at = 0.0
         self._events = 0
+        self._build_pulse()
         self.rebuild()
         self.claim()
+        atexit.register(self.leave)  # a closed page's kernel leaves the table on its way out
         if poll:
             asyncio.get_event_loop().create_task(self._run())
 
@@ -136,7 +151,7 @@ class HiddenSeatApp:
     def keep_hold(self) -> None:
         """Say this page is here; watch if another browser took the seat, take it back if
         the browser holding it has gone."""
-        self._held_at = time.monotonic()
+        self._held_at = self.clock()
         self.session.heartbeat(self.client)
         holder = self.session.holder()
         if self.game.viewer:
@@ -153,6 +168,18 @@ class HiddenSeatApp:
             f'<div class="hx-msg-bad">{html.escape(text)}</div>' if text else ""
         )
 
+    def heartbeat(self) -> None:
+        """The browser ticks again after a silence (:class:`~.presence.BrowserPresence`)."""
+        self.keep_hold()
+
+    def leave(self) -> None:
+        """This page's browser is gone: out of the presence table (no heartbeat until
+        it ticks again)."""
+        try:
+            self.session.leave(self.client)
+        except Exception:  # noqa: BLE001 - the kernel may be exiting; the heartbeat expires
+            pass
+
     # --- following the published copy -----------------------------------------------------
     async def _run(self) -> None:
         while True:
@@ -166,7 +193,8 @@ class HiddenSeatApp:
             await asyncio.sleep(POLL_SECONDS)
 
     def poll_once(self) -> bool:
-        if time.monotonic() - self._held_at > HOLD_SECONDS:
+        self._check_browser()
+        if not self.away and self.clock() - self._held_at > HOLD_SECONDS:
             self.keep_hold()
         if self.role == "attacker" and time.monotonic() - self._chat_at > CHAT_SECONDS:
             self.refresh_chat()
@@ -174,6 +202,12 @@ class HiddenSeatApp:
             return False
         self.changed()
         return True
+
+    def _read_own_order(self) -> None:
+        """The copy read after this page's own order: the page read its events (its own
+        result, and any teammate's that came with it) as it acted, not again at a poll."""
+        if self.game.state is not None:
+            self._events = len(self.game.state.events)
 
     def changed(self) -> None:
         state = self.game.state

@@ -488,11 +488,13 @@ def _pick_uniformly(items, rng: random.Random):
 
 
 def _ai_would_reveal(state: GameState, h: Hex) -> bool:
+    """The solitaire AI's reveal test away from your platoons (CA "Enemy Decisions";
+    adjacent attackers force a reveal anyway, :func:`reveal_on_activation`)."""
     post = state.enemy[h]
     if not post.fresh:
-        return False
-    if enemy.best_payoff(state, h) >= enemy.PAYOFF_REVEAL:
+        return False  # neither test is due (and nothing need be weighed)
+    if enemy.platoon_test_due(False, post.fresh, enemy.best_payoff(state, h)):
         return True
-    return h in state.secret.atgs and (
-        enemy.best_armour_chance(state, h, with_atg=True) >= enemy.ATG_CHANCES_REVEAL
+    return h in state.secret.atgs and enemy.atg_test_due(
+        False, post.fresh, enemy.best_armour_chance(state, h, with_atg=True)
     )

@@ -15,7 +15,7 @@ from classroom.hexgrid import Hex
 
 from .board import DEFENSIVE, DIST, HULL_DOWN, facing_arcs, in_arc
 from .fire import Modifier
-from .lines import MAX_RANGE, enemy_line, hex_index, pair_masks, terrain_mask
+from .lines import enemy_line, hex_index, line_cost, terrain_mask, within_range
 from .reasons import CHART, DECISIONS, ENEMY_FIRE
 from .units import BOARD, BROKEN, POTENTIAL, REAL, EnemyPost, Platoon
 
@@ -60,7 +60,7 @@ def armour_modifiers(
         if rifle:
             mods.append(Modifier(-1, f"rifle platoon {rifle} shares the armour's hex", ENEMY_FIRE))
         return mods
-    if d > MAX_RANGE:
+    if not within_range(d):
         return None
     lof = enemy_line(state, post_hex, armour.hex)
     if lof.blocked:
@@ -94,13 +94,10 @@ def armour_total(
             return None  # CA "Enemy Fire": without ATGs, only adjacent armour
         rifle = any(u[0] in "DEF" for u in state.at.get(armour_hex, ()))
         return outside - 1 - 2 - (1 if rifle else 0)  # chart: range 1, close assault
-    if d > MAX_RANGE:
+    if not within_range(d):
         return None
-    through, along = pair_masks(post_hex, armour_hex)
-    if through & blockers:
-        return None
-    part = (along & blockers).bit_count()
-    if part >= 2:
+    part = line_cost(post_hex, armour_hex, blockers)
+    if part is None:
         return None
     hull_down = 1 if state.board.terrain[armour_hex] in HULL_DOWN else 0
     return outside - part - hull_down - d
@@ -132,7 +129,7 @@ def _armour_on_board(state) -> list[Platoon]:
 
 def infantry_modifiers(state, post_hex: Hex, h: Hex) -> list[Modifier] | None:
     d = hg.distance(post_hex, h)
-    if not 1 <= d <= MAX_RANGE:
+    if not within_range(d):
         return None
     lof = enemy_line(state, post_hex, h)
     if lof.blocked:
@@ -174,13 +171,10 @@ def infantry_total(state, post_hex: Hex, h: Hex, blockers: int) -> int | None:
     search cheap. A test checks that it always equals the itemised sum.
     """
     d = DIST[post_hex][h]
-    if not 1 <= d <= MAX_RANGE:
+    if not within_range(d):
         return None
-    through, along = pair_masks(post_hex, h)
-    if through & blockers:
-        return None
-    part = (along & blockers).bit_count()
-    if part >= 2:
+    part = line_cost(post_hex, h, blockers)
+    if part is None:
         return None
     return (0 if state.board.terrain[h] in DEFENSIVE else 1) - part - d
 
@@ -521,35 +515,62 @@ def best_cluster_total(pay: dict[Hex, int]) -> int:
     return best
 
 
+def platoon_test_due(adjacent: bool, fresh: bool, payoff: int) -> bool:
+    """CA "Enemy Decisions": an activated post tests its unrevealed platoon when it is next
+    to your platoons, or fresh with a best cluster payoff of :data:`PAYOFF_REVEAL` or more."""
+    return adjacent or (fresh and payoff >= PAYOFF_REVEAL)
+
+
+def atg_test_due(adjacent: bool, fresh: bool, chances: int) -> bool:
+    """CA "Enemy Decisions": ... and its unrevealed ATGs when next to your platoons, or
+    fresh with :data:`ATG_CHANCES_REVEAL` or more chances in 6 against your armour."""
+    return adjacent or (fresh and chances >= ATG_CHANCES_REVEAL)
+
+
+@dataclass(frozen=True)
+class RevealTrigger:
+    """Why activating a post tests one of its unrevealed counters (CA "Enemy Decisions"):
+    ``why`` in words, ``weighed`` the numbers compared (logged with the roll)."""
+
+    why: str
+    weighed: dict
+
+
+def reveal_triggers(state, h: Hex, post: EnemyPost | None = None) -> dict[str, RevealTrigger]:
+    """The reveal tests activating the post in ``h`` makes now: ``"platoon"`` and/or
+    ``"atg"`` (:func:`platoon_test_due`, :func:`atg_test_due`), the platoon's first.
+
+    The ATG test is listed as it would be asked; the engine asks it only if the platoon
+    proved real (a dummy platoon leaves with its ATGs)."""
+    post = state.enemy[h] if post is None else post
+    out: dict[str, RevealTrigger] = {}
+    if (post.platoon != POTENTIAL and post.atg != POTENTIAL) or not state.at:
+        return out  # nothing left to reveal, or none of your platoons to provoke a test
+    if adjacent_to_friends(state, h):
+        near = RevealTrigger("adjacent to your platoons", {"adjacent": True})
+        return {
+            k: near for k, c in (("platoon", post.platoon), ("atg", post.atg)) if c == POTENTIAL
+        }
+    if post.platoon == POTENTIAL and post.fresh:
+        best = best_payoff(state, h)
+        if platoon_test_due(False, True, best):
+            weighed = {"payoff": best, "threshold": PAYOFF_REVEAL}
+            out["platoon"] = RevealTrigger(f"payoff {best} against your infantry", weighed)
+    if post.atg == POTENTIAL and post.fresh:
+        c = best_armour_chance(state, h, with_atg=True)
+        if atg_test_due(False, True, c):
+            weighed = {"chances": c, "threshold": ATG_CHANCES_REVEAL}
+            out["atg"] = RevealTrigger(f"{c} chances in 6 against your armour", weighed)
+    return out
+
+
 def _reveal_on_activation(state, h: Hex, post: EnemyPost) -> None:
-    if post.platoon != POTENTIAL and post.atg != POTENTIAL:
-        return  # nothing left to reveal here
-    if not state.at:
-        return  # none of your platoons on the board: nothing can provoke a test
-    adjacent = adjacent_to_friends(state, h)
-    need_platoon = need_atg = False
-    why_platoon = why_atg = "adjacent to your platoons"
-    weighed_platoon = weighed_atg = {"adjacent": True}
-    if post.platoon == POTENTIAL:
-        if adjacent:
-            need_platoon = True
-        elif post.fresh:
-            best = best_payoff(state, h)
-            if best >= PAYOFF_REVEAL:
-                need_platoon, why_platoon = True, f"payoff {best} against your infantry"
-                weighed_platoon = {"payoff": best, "threshold": PAYOFF_REVEAL}
-    if post.atg == POTENTIAL:
-        if adjacent:
-            need_atg = True
-        elif post.fresh:
-            c = best_armour_chance(state, h, with_atg=True)
-            if c >= ATG_CHANCES_REVEAL:
-                need_atg, why_atg = True, f"{c} chances in 6 against your armour"
-                weighed_atg = {"chances": c, "threshold": ATG_CHANCES_REVEAL}
-    if need_platoon and not test_platoon(state, h, why_platoon, weighed_platoon):
+    due = reveal_triggers(state, h, post)
+    platoon, atg = due.get("platoon"), due.get("atg")
+    if platoon and not test_platoon(state, h, platoon.why, platoon.weighed):
         return
-    if need_atg and state.enemy[h].atg == POTENTIAL:
-        test_atg(state, h, why_atg, weighed_atg)
+    if atg and state.enemy[h].atg == POTENTIAL:
+        test_atg(state, h, atg.why, atg.weighed)
 
 
 def fire_on_armour(state, h: Hex, post: EnemyPost) -> None:

@@ -41,6 +41,7 @@ from .actions import (
     action_problem,
 )
 from .intent import action_for
+from .lines import within_range
 from .reasons import (
     ACTION_FORM,
     COOP,
@@ -372,9 +373,7 @@ def apply(state: GameState, action) -> GameState:
     reason = _rules_check(state, action)
     if reason is not None:
         raise IllegalAction(reason, action)
-    _APPLY[type(action)](state, action)
-    state.actions.append(action)
-    run_agenda(state)
+    _record(state, action)
     return state
 
 
@@ -382,10 +381,17 @@ def try_apply(state: GameState, action) -> Illegal | None:
     """Like :func:`apply`, but returns the reason instead of raising."""
     reason = check(state, action)
     if reason is None:
-        _APPLY[type(action)](state, action)
-        state.actions.append(action)
-        run_agenda(state)
+        _record(state, action)
     return reason
+
+
+def _record(state: GameState, action) -> None:
+    """Do a checked action, log it with where its events start, and run the engine on."""
+    mark = len(state.events)
+    _APPLY[type(action)](state, action)
+    state.actions.append(action)
+    state.event_marks.append(mark)
+    run_agenda(state)
 
 
 def _do_enter(state, a: Enter):
@@ -624,7 +630,9 @@ def _step_bombardment(state):
         if post.platoon != POTENTIAL or not post.fresh:
             continue
         near = state.board.dist[h]
-        sees = any(1 <= near[x] <= 5 and not enemy.enemy_line(state, h, x).blocked for x in yours)
+        sees = any(
+            within_range(near[x]) and not enemy.enemy_line(state, h, x).blocked for x in yours
+        )
         if not sees:
             continue
         die = state.dice.d6()
@@ -934,13 +942,13 @@ def _fire_candidates(state, seat):
                     yield CallMortar(seat.name, h, sp, smoke)
     for uid in sorted(seat.units):
         unit = state.units[uid]
-        if not unit.on_board or not unit.fresh:
+        if not fire.may_fire(unit):
             continue
         if unit.is_armour and decl is None:
             for f in range(6):
                 if f != unit.facing:
                     yield Face(seat.name, uid, f)
         for t in targets:
-            if hg.distance(unit.hex, t) <= 5:
+            if within_range(hg.distance(unit.hex, t)):
                 yield DeclareFire(seat.name, t, (uid,), True)
                 yield DeclareFire(seat.name, t, (uid,), False)

@@ -24,7 +24,7 @@ from classroom.dice import chances
 from classroom.hexgrid import Hex
 
 from .board import DIST, in_arc
-from .lines import MAX_RANGE, LineOfFire, friendly_line
+from .lines import MAX_RANGE, LineOfFire, friendly_line, line_penalty, within_range
 from .reasons import CHART, FIRE, VARIANT, Illegal
 from .state import TRACK_SIZE
 from .units import BOARD, POTENTIAL, WITHDRAWN, Platoon
@@ -46,17 +46,22 @@ class Modifier:
 # --- who may fire --------------------------------------------------------------------------
 
 
+def may_fire(unit: Platoon) -> bool:
+    """CA "Fire Attacks": only fresh platoons on the board fire (:func:`firer_problem`
+    says why not)."""
+    return unit.where == BOARD and unit.fresh
+
+
 def firer_problem(state, unit: Platoon, target: Hex) -> Illegal | None:
     """Can this one platoon engage ``target`` now (ignoring the rest of the group)?"""
-    board = state.board
-    if unit.where != BOARD:
-        return Illegal(FIRE, f"{unit.id} is not on the board")
-    if not unit.fresh:
+    if not may_fire(unit):
+        if unit.where != BOARD:
+            return Illegal(FIRE, f"{unit.id} is not on the board")
         return Illegal(FIRE, f"{unit.id} is spent; only fresh platoons fire")
     if target not in state.enemy:
         return Illegal(FIRE, f"{_name(state, target)} holds no enemy counter to fire on")
     d = DIST[unit.hex][target]  # both on the board: enemy counters are never off it
-    if d > MAX_RANGE:
+    if not within_range(d):
         return Illegal(
             FIRE, f"{_name(state, target)} is {d} hexes from {unit.id}; the limit is {MAX_RANGE}"
         )
@@ -69,7 +74,6 @@ def firer_problem(state, unit: Platoon, target: Hex) -> Illegal | None:
         return Illegal(
             FIRE, f"the line of fire from {unit.id} is blocked by {_blockers(state, lof)}"
         )
-    del board
     return None
 
 
@@ -90,7 +94,7 @@ def _name(state, h: Hex) -> str:
 
 def _blockers(state, lof: LineOfFire) -> str:
     parts = [_name(state, h) for h in lof.blocked_by]
-    if len(lof.partly_by) >= 2:
+    if line_penalty(0, lof.part) is None:  # the partial blocks alone block the line
         parts.append(
             "two partial blocks (" + ", ".join(_name(state, h) for h in lof.partly_by) + ")"
         )
@@ -100,51 +104,104 @@ def _blockers(state, lof: LineOfFire) -> str:
 # --- modifiers -----------------------------------------------------------------------------
 
 
-def armour_hatches_open(state, unit: Platoon) -> bool:
-    """No enemy counter, nor the enemy's mortar target counter, within 2 hexes."""
-    if state.enemy_near(unit.hex, 2):
+HATCHES_OPEN = Modifier(+1, "armour not within 2 hexes of an enemy counter or mortar target", FIRE)
+UNREVEALED = Modifier(+1, "target unrevealed and none of your platoons adjacent", FIRE)
+UNREVEALED_LIVE = Modifier(+1, "target unrevealed (enemy-player variant)", VARIANT)
+
+
+def hatches_open_at(state, h: Hex) -> bool:
+    """CA "Fire Attacks": armour in ``h`` fires at +1 with no enemy counter, nor the
+    enemy's mortar target counter, within 2 hexes."""
+    if state.enemy_near(h, 2):
         return False
     em = state.enemy_mortar
-    return em is None or hg.distance(unit.hex, em.hex) > 2
+    return em is None or hg.distance(h, em.hex) > 2
+
+
+def armour_hatches_open(state, unit: Platoon) -> bool:
+    return hatches_open_at(state, unit.hex)
+
+
+def other_company_rifles(kind: str, companies) -> bool:
+    """p.22 chart: is a rifle platoon of another company than the firer's (``kind``, its
+    id letter) among the rifle ``companies`` next to the target?"""
+    return any(c != kind for c in companies)
+
+
+def friendly_total(
+    kind: str,
+    d: int,
+    part: int,
+    hatches_open: bool,
+    unrevealed: bool,
+    live_defender: bool,
+    anyone_adjacent: bool,
+    other_rifle: str | bool | None,
+    explain: list | None = None,
+    part_by: str = "",
+) -> int:
+    """The net modifier of one firer's roll: the one place its rules are written.
+
+    CA "Fire Attacks" and the p.22 chart, for a firer of ``kind`` (its id letter: A
+    armour, M MMG, D/E/F rifle company) at range ``d``, with ``part`` partial blocks on
+    the line (:func:`~.lines.line_penalty`), ``hatches_open`` (:func:`hatches_open_at`),
+    the target platoon ``unrevealed``, a ``live_defender`` (CA p.7), ``anyone_adjacent``
+    (any of your platoons next to the target, the firer too) and ``other_rifle`` (a
+    rifle platoon of another company next to the target: its id, or True). With
+    ``explain`` (a list) every modifier is appended to it with its reason and rule;
+    without, nothing is built (the bots ask this thousands of times a turn).
+    """
+    total = 0
+    if kind == "A" and hatches_open:
+        total += 1
+        if explain is not None:
+            explain.append(HATCHES_OPEN)
+    if unrevealed and (live_defender or not anyone_adjacent):
+        total += 1  # with a live defender even with your platoons adjacent (CA p.7)
+        if explain is not None:
+            explain.append(UNREVEALED_LIVE if live_defender else UNREVEALED)
+    if part:
+        total -= part
+        if explain is not None:
+            explain.append(Modifier(-part, f"line of fire partly blocked by {part_by}", FIRE))
+    if d >= 2 and other_rifle:
+        total -= 1
+        if explain is not None:
+            why = f"{other_rifle} (not of the firer's company) is adjacent to the target"
+            explain.append(Modifier(-1, why, CHART))
+    cost = d // 2 if kind == "M" else d
+    if cost:
+        total -= cost
+        if explain is not None:
+            why = f"range {d} (MMG: -1 per full 2 hexes)" if kind == "M" else f"range {d}"
+            explain.append(Modifier(-cost, why, FIRE))
+    return total
 
 
 def friendly_modifiers(state, unit: Platoon, target: Hex) -> list[Modifier]:
+    """:func:`friendly_total`'s modifiers for ``unit`` firing from where it stands."""
     mods: list[Modifier] = []
     d = DIST[unit.hex][target]
-    if unit.is_armour and armour_hatches_open(state, unit):
-        mods.append(
-            Modifier(+1, "armour not within 2 hexes of an enemy counter or mortar target", FIRE)
-        )
-    post = state.enemy[target]
-    if post.platoon == POTENTIAL and state.options.enemy_player:
-        # CA p.7: with a live defender the bonus holds even with your platoons adjacent
-        mods.append(Modifier(+1, "target unrevealed (enemy-player variant)", VARIANT))
-    elif post.platoon == POTENTIAL and not state.friendly_adjacent(target):
-        mods.append(Modifier(+1, "target unrevealed and none of your platoons adjacent", FIRE))
     lof = friendly_line(state, unit.hex, target)
-    if lof.partial:
-        mods.append(
-            Modifier(-1, f"line of fire partly blocked by {_name(state, lof.partly_by[0])}", FIRE)
-        )
-    if d >= 2:
-        other = _other_company_rifle_adjacent(state, unit, target)
-        if other:
-            mods.append(
-                Modifier(
-                    -1, f"{other} (not of the firer's company) is adjacent to the target", CHART
-                )
-            )
-    if unit.is_mmg:
-        if d // 2:
-            mods.append(Modifier(-(d // 2), f"range {d} (MMG: -1 per full 2 hexes)", FIRE))
-    else:
-        mods.append(Modifier(-d, f"range {d}", FIRE))
+    friendly_total(
+        unit.id[0],
+        d,
+        line_penalty(lof.full, lof.part) or 0,
+        unit.is_armour and armour_hatches_open(state, unit),
+        state.enemy[target].platoon == POTENTIAL,
+        state.options.enemy_player,
+        bool(state.friendly_adjacent(target)),
+        _other_company_rifle_adjacent(state, unit, target) if d >= 2 else None,
+        explain=mods,
+        part_by=_name(state, lof.partly_by[0]) if lof.partial else "",
+    )
     return mods
 
 
 def _other_company_rifle_adjacent(state, unit: Platoon, target: Hex) -> str | None:
+    kind = unit.id[0]
     for p in state.friendly_adjacent(target):
-        if p.is_rifle and p.company != unit.company:
+        if p.is_rifle and other_company_rifles(kind, (p.company,)):
             return p.id
     return None
 

@@ -27,6 +27,41 @@ from classroom.hexgrid import Hex
 from .board import DIST
 
 MAX_RANGE = 5  # CA "Fire Attacks": targets 6 or more hexes away may not be engaged
+PARTIAL_BLOCKS_BLOCK = 2  # docs/rules-notes.md "Lines of fire": two partial blocks block
+
+
+def within_range(d: int) -> bool:
+    """CA "Fire Attacks": a hex 1 to :data:`MAX_RANGE` hexes away may be engaged (the
+    same limit for enemy fire and for spotting, CA "Enemy Fire", "Mortars")."""
+    return 1 <= d <= MAX_RANGE
+
+
+def line_penalty(full: int, part: int) -> int | None:
+    """What a line's blocking hexes do to a roll along it: the one place the rule lives.
+
+    ``full`` is the mask of blocking hexes the line crosses, ``part`` of those beside
+    the hexsides it runs along. None: blocked (one crossed blocker, or two partial blocks
+    together, docs/rules-notes.md "Lines of fire"); else the partial blocks, each -1
+    (CA "Fire Attacks", "Enemy Fire").
+    """
+    if full:
+        return None
+    n = part.bit_count()
+    return None if n >= PARTIAL_BLOCKS_BLOCK else n
+
+
+def line_cost(a: Hex, b: Hex, blockers: int) -> int | None:
+    """:func:`line_penalty` of the line from ``a`` to ``b`` (the fast form: no
+    :class:`LineOfFire` is built); ``blockers`` is a mask such as :func:`terrain_mask`."""
+    through, along = pair_masks(a, b)
+    return line_penalty(through & blockers, along & blockers)
+
+
+def friendly_blockers(terrain: int, rifles: int, crest_end: bool) -> int:
+    """CA "Fire Attacks": what blocks your own fire: ``terrain`` (:func:`terrain_mask`)
+    and your rifle platoons (``rifles``, a mask), unless the firer or the target stands
+    on a crest (``crest_end``)."""
+    return terrain if crest_end else terrain | rifles
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +73,12 @@ class LineOfFire:
 
     @property
     def blocked(self) -> bool:
-        return bool(self.full) or self.part.bit_count() >= 2
+        return line_penalty(self.full, self.part) is None
 
     @property
     def partial(self) -> bool:
         """Exactly one partial block: the line is open, at -1."""
-        return not self.full and self.part.bit_count() == 1
+        return line_penalty(self.full, self.part) == 1
 
     @property
     def blocked_by(self) -> tuple[Hex, ...]:
@@ -142,10 +177,10 @@ def friendly_line(state, firer: Hex, target: Hex) -> LineOfFire:
     fire unless the firer or the target hex is a crest.
     """
     board = state.board
-    blockers = terrain_mask(state)
-    if not (board.is_crest(firer) or board.is_crest(target)):
-        blockers |= state.rifle_mask()
-    return trace(firer, target, blockers)
+    crest_end = board.is_crest(firer) or board.is_crest(target)
+    return trace(
+        firer, target, friendly_blockers(terrain_mask(state), state.rifle_mask(), crest_end)
+    )
 
 
 def spotting_clear(state, spotter: Hex, target: Hex) -> bool:
@@ -154,16 +189,6 @@ def spotting_clear(state, spotter: Hex, target: Hex) -> bool:
     d = row.get(target) if row is not None else None
     if d is None:  # a hex off the standard board: only a hand-made question asks
         d = hg.distance(spotter, target)
-    if not 1 <= d <= MAX_RANGE:
+    if not within_range(d):
         return False
-    return not line_blocked(spotter, target, terrain_mask(state))
-
-
-def line_blocked(a: Hex, b: Hex, blockers: int) -> bool:
-    """``trace(a, b, blockers).blocked``, without building the :class:`LineOfFire`."""
-    through, along = pair_masks(a, b)
-    return bool(through & blockers) or (along & blockers).bit_count() >= 2
-
-
-def in_range(a: Hex, b: Hex) -> bool:
-    return 1 <= hg.distance(a, b) <= MAX_RANGE
+    return line_cost(spotter, target, terrain_mask(state)) is not None

@@ -154,6 +154,12 @@ def check_move(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | N
     return _move_problem(state, unit, to, facing) or may_enter_hex(state, unit, to)
 
 
+def move_reach(unit: Platoon) -> int:
+    """CA "Movement": the most hexes one move takes a platoon: one, or two for armour
+    (along the road)."""
+    return 2 if unit.is_armour else 1
+
+
 def _move_problem(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal | None:
     """What :func:`check_move` asks besides :func:`may_enter_hex` of ``to``."""
     if unit.where != BOARD:
@@ -167,7 +173,7 @@ def _move_problem(state, unit: Platoon, to: Hex, facing: int | None) -> Illegal 
         return _check_armour_move(state, unit, to, facing)
     if facing is not None:
         return Illegal(MOVEMENT, "only armour has a facing")
-    if hg.distance(unit.hex, to) != 1:
+    if not 1 <= hg.distance(unit.hex, to) <= move_reach(unit):
         return Illegal(MOVEMENT, "platoons move one hex at a time")
     return None
 
@@ -179,6 +185,8 @@ def _check_armour_move(state, unit: Platoon, to: Hex, facing: int | None) -> Ill
     if new not in range(6):
         return Illegal(MOVEMENT, "a facing is a corner numbered 0-5")
     d = hg.distance(here, to)
+    if not 1 <= d <= move_reach(unit):
+        return Illegal(MOVEMENT, "armour moves one hex, or two along the road")
     if d == 1:
         return _armour_step_problem(here, new, keep, to)
     if d == 2:

@@ -115,7 +115,7 @@ def seat_copy(state: GameState, seat: str | None) -> GameState:
     c = sealed_copy(state)
     c.dice = SealedDice(0)  # even the roll count would tell how often the forces were re-rolled
     c.bids = {s: b for s, b in state.bids.items() if s == seat}
-    c.events = [e for e in state.events if visible_to(e, spec)]
+    c.events, c.event_marks = _visible_events(state, spec)
     c.actions = [
         a if _action_visible(a, seat, defends) else SecretAction(a.seat) for a in state.actions
     ]
@@ -130,6 +130,21 @@ def seat_copy(state: GameState, seat: str | None) -> GameState:
             )
     c.__dict__.pop("_deployment_field", None)
     return c
+
+
+def _visible_events(state: GameState, spec: SeatSpec | None) -> tuple[list[Event], list[int]]:
+    """The events ``spec`` may read, and each action's mark counted in those events only
+    (a mark counted in the whole log would tell how many secret events an action made)."""
+    if not any(is_secret_event(e) for e in state.events):
+        return list(state.events), list(state.event_marks)
+    shown: list[Event] = []
+    before: list[int] = []  # before[i]: events shown among the first i of the log
+    for e in state.events:
+        before.append(len(shown))
+        if visible_to(e, spec):
+            shown.append(e)
+    before.append(len(shown))
+    return shown, [before[m] for m in state.event_marks]
 
 
 def _action_visible(action, seat: str | None, defends: bool) -> bool:

@@ -1,11 +1,11 @@
-"""Fast forms of the rules' numbers, for bots and the coach: one rulebook, quicker asked.
+"""The rules' numbers kept for bots and the coach: caching over the engine's own functions.
 
-Every function here answers a question the itemised rules also answer (the modifier
-lists in ``fire``, ``enemy`` and ``mortars``, which the engine rolls with and the pages
-show), in a form cheap enough to ask thousands of times a turn: faces of six for a
-pin or a hit, reveal chances, the hexes high explosive may be aimed at, an enemy
-platoon's best cluster payoff, the chance enemy fire breaks armour standing in a hex,
-whether a platoon may exploit now. ``tests/combined_arms/test_quick.py`` checks on
+The fire odds and reveal triggers come from the engine's one function for each rule
+(``fire.friendly_total``, ``lines.line_cost``, ``enemy.hit_chances``,
+``enemy.atg_test_due``), kept so they can be asked thousands of times a turn: faces of
+six for a pin or a hit, reveal chances, the hexes high explosive may be aimed at, an
+enemy platoon's best cluster payoff, the chance enemy fire breaks armour standing in a
+hex, whether a platoon may exploit now. ``tests/combined_arms/test_quick.py`` checks on
 random positions that each agrees with the itemised rules.
 
 >>> from classroom.combined_arms import new_game
@@ -26,7 +26,7 @@ from classroom.hexgrid import Hex
 from . import enemy, fire, lines, mortars
 from .board import DIST
 from .enemy import best_cluster_total
-from .lines import MAX_RANGE, friendly_line
+from .lines import friendly_line, within_range
 from .state import GameState
 from .units import POTENTIAL, REAL, Platoon
 
@@ -123,7 +123,7 @@ def pin_chances(state: GameState, unit: Platoon, target: Hex) -> int:
 
     Armour may turn freely in the fire phase, so its arc is not asked about here.
     """
-    if hg.distance(unit.hex, target) > MAX_RANGE or target not in state.enemy:
+    if not within_range(hg.distance(unit.hex, target)) or target not in state.enemy:
         return 0
     if friendly_line(state, unit.hex, target).blocked:
         return 0
@@ -211,24 +211,15 @@ class Sight:
         return info
 
     def hatches_open(self, h: Hex) -> bool:
-        """CA "Fire Attacks": armour with no enemy counter or mortar target within 2."""
+        """:func:`~.fire.hatches_open_at`, kept per hex."""
         ok = self._hatches.get(h)
         if ok is None:
-            state = self.state
-            em = state.enemy_mortar
-            near = DIST[h]
-            ok = em is None or near[em.hex] > 2
-            if ok:
-                for e in state.enemy:
-                    if near[e] <= 2:
-                        ok = False
-                        break
-            self._hatches[h] = ok
+            ok = self._hatches[h] = fire.hatches_open_at(self.state, h)
         return ok
 
     def pin(self, unit_id: str, h: Hex, target: Hex) -> int:
         """Faces on which ``unit_id`` firing from ``h`` pins ``target`` (0: it cannot)."""
-        if not 1 <= DIST[h][target] <= MAX_RANGE:
+        if not within_range(DIST[h][target]):
             return 0  # out of range, as :meth:`_pin` would say: nothing to remember
         kind = unit_id[0]  # company letter, or A(rmour) / M(MG)
         key = (kind, h, target)
@@ -247,31 +238,29 @@ class Sight:
         return self._pin(unit_id[0], h, target, (True, companies | {company}))
 
     def _pin(self, kind: str, h: Hex, target: Hex, adjacent=None) -> int:
+        """:func:`~.fire.friendly_total` for a firer of ``kind`` in ``h`` (0: no shot)."""
         state = self.state
         d = DIST[h][target]
         post = state.enemy.get(target)
-        if post is None or not 1 <= d <= MAX_RANGE:
+        if post is None or not within_range(d):
             return 0
-        blockers = self.terrain
-        if h not in self._crests and target not in self._crests:
-            blockers |= self.rifles  # CA "Fire Attacks": rifles block unless either end is a crest
-        through, along = lines.pair_masks(h, target)
-        if through & blockers:
+        crest_end = h in self._crests or target in self._crests
+        part = lines.line_cost(
+            h, target, lines.friendly_blockers(self.terrain, self.rifles, crest_end)
+        )
+        if part is None:
             return 0
-        part = (along & blockers).bit_count()
-        if part >= 2:
-            return 0
-        total = -part
-        if kind == "A" and self.hatches_open(h):
-            total += 1
         any_adjacent, companies = adjacent or self.adjacent(target)
-        if post.platoon == POTENTIAL and (
-            state.options.enemy_player or (not any_adjacent and d > 1)
-        ):
-            total += 1  # CA "Fire Attacks"; with a live defender even when adjacent (CA p.7)
-        if d >= 2 and companies and (len(companies) > 1 or kind not in companies):
-            total -= 1  # p.22 chart: a rifle platoon of another company next to the target
-        total -= d // 2 if kind == "M" else d
+        total = fire.friendly_total(
+            kind,
+            d,
+            part,
+            kind == "A" and self.hatches_open(h),
+            post.platoon == POTENTIAL,
+            state.options.enemy_player,
+            any_adjacent or d == 1,  # a firer placed next to the target is adjacent
+            fire.other_company_rifles(kind, companies),
+        )
         return chances(total, fire.PIN)
 
     def hits(self, post: Hex, h: Hex) -> int:
@@ -320,14 +309,14 @@ def armour_risk_at(state: GameState, h: Hex, facing: int, only: Hex | None = Non
         if post.platoon is None:
             continue
         d = row[e]
-        if d > MAX_RANGE:
+        if not within_range(d):
             continue
         p = 0.0
         if post.atg is not None:
             c = armour_faces(state, e, h, facing, True, blockers)
             if post.atg == REAL:
                 p = c / 6
-            elif c >= enemy.ATG_CHANCES_REVEAL or d == 1:
+            elif enemy.atg_test_due(d == 1, True, c):  # as if this were the best-placed armour
                 p = atg_chance(state, e) * c / 6
         if d == 1 and p == 0.0:
             c = armour_faces(state, e, h, facing, False, blockers)

@@ -140,6 +140,10 @@ class GameState:
     pending: Decision | None = None
     events: list[Event] = field(default_factory=list)
     actions: list[Any] = field(default_factory=list)
+    # event_marks[i]: how many events the log held when actions[i] was applied, so
+    # actions[i]'s own events (what it did and what the engine did after it) are
+    # events[event_marks[i]:event_marks[i + 1]] (to the end for the last action)
+    event_marks: list[int] = field(default_factory=list)
     setup: dict[str, Any] = field(default_factory=dict)
     result: Any = None
     # the enemy-player variant's secrets (defender.py): never in an attacker's view
@@ -230,6 +234,22 @@ class GameState:
         ev = Event(self.turn, self.phase, kind, text, data)
         self.events.append(ev)
         return ev
+
+    def action_span(self, version: int) -> tuple[int, int] | None:
+        """Where the events of the action that made ``version`` lie in :attr:`events`:
+        ``(start, end)``, ``version`` 1 being the first action (a store's
+        ``LoggedAction.version`` is its action's place in :attr:`actions`, counted from 1).
+        None if this state keeps no marks for it (a copy written before they existed)."""
+        marks = self.event_marks
+        if len(marks) != len(self.actions) or not 1 <= version <= len(marks):
+            return None
+        end = marks[version] if version < len(marks) else len(self.events)
+        return marks[version - 1], end
+
+    def events_of(self, version: int) -> list[Event] | None:
+        """The events the action that made ``version`` logged (see :meth:`action_span`)."""
+        span = self.action_span(version)
+        return None if span is None else self.events[span[0] : span[1]]
 
     def copy(self) -> GameState:
         """An independent copy (for previews and what-ifs).

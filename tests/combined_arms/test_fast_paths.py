@@ -16,7 +16,7 @@ from classroom.combined_arms import Options, record
 from classroom.combined_arms.board import ARMOUR_CANNOT_ENTER
 from classroom.combined_arms.bots import SteadyPolicy, play_game
 from classroom.combined_arms.enemy import best_clusters, best_payoff
-from classroom.combined_arms.lines import line_blocked, mask_of, trace
+from classroom.combined_arms.lines import line_cost, mask_of, trace
 from classroom.combined_arms.mortars import can_spot, spotter_problem
 from classroom.combined_arms.movement import (
     check_enter,
@@ -86,14 +86,17 @@ def test_can_spot_is_the_spotter_rule(g):
 
 @MANY
 @given(positions, st.integers(0, 2**32))
-def test_line_blocked_is_the_traced_line(g, seed):
-    """A line is blocked exactly when its trace says so, for any set of blocking hexes."""
+def test_line_cost_is_the_traced_line(g, seed):
+    """A line's fast cost is its trace's: blocked, or its partial blocks (any blockers)."""
     rng = random.Random(seed)
     hexes = g.board.hexes
     for _ in range(200):
         a, b = rng.choice(hexes), rng.choice(hexes)
         blockers = mask_of(rng.sample(hexes, rng.randint(0, 30)))
-        assert line_blocked(a, b, blockers) == trace(a, b, blockers).blocked, (a, b)
+        lof = trace(a, b, blockers)
+        cost = line_cost(a, b, blockers)
+        assert (cost is None) == lof.blocked, (a, b)
+        assert lof.blocked or cost == len(lof.partly_by) == int(lof.partial), (a, b)
 
 
 @given(st.integers(0, 2**63), st.lists(st.integers(0, 20), max_size=200))

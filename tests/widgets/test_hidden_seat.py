@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Options
+from classroom.combined_arms import EndPhase, Enter, Options, legal_actions
 from classroom.sessions import create_class, open_seat
 from classroom.sessions.hidden import Referee
 from classroom.sessions.roles import enemy_player_layout
@@ -90,3 +90,48 @@ def test_the_class_defender_has_no_bot_button_and_waits_for_the_attackers(table)
     assert "The attackers are moving" in app.heading.value
     assert "wait for your enemy phase" in app.prompt.value
     assert "you command the defenders" in defender.header.value
+
+
+@pytest.mark.parametrize("seat", ["D", "defender"])
+def test_a_hidden_seat_page_whose_browser_stops_ticking_leaves_and_comes_back(table, seat):
+    """The co-op seats' one-second browser tick (widgets/presence.py) on an enemy-player
+    seat's page: a closed page leaves the presence table within seconds."""
+    page = table(seat)
+    store, game = page.session.store, page.session.game_id
+    now = [100.0]
+    page.clock = lambda: now[0]
+
+    def wait(seconds):  # the page's loop looks every 100 ms; 0.5 s steps will do
+        for _ in range(int(seconds / 0.5)):
+            now[0] += 0.5
+            page.poll_once()
+
+    page.poll_once()
+    assert page.pulse.playing  # the page tells the browser's timer to run
+    assert page.pulse in page.widget.children  # ... which is on the page
+    page.pulse.value += 1  # a tick from the browser
+    assert seat in store.connected(game)
+    wait(2.5)
+    assert seat in store.connected(game) and not page.away  # a slow tick is not a closed page
+    wait(1.0)  # 3.5 s without a tick: the browser has gone
+    assert page.away and seat not in store.connected(game)
+    wait(10)
+    assert seat not in store.connected(game)  # no heartbeat while away
+    page.pulse.value += 1  # the browser is back
+    assert not page.away and seat in store.connected(game)
+
+
+def test_an_attackers_own_order_is_read_once(table):
+    """The copy read after this page's order is not read again as news at the next poll."""
+    defender, d = table("defender"), table("D")
+    defender.inner.suggest.click()
+    defender.inner.deploy.click()
+    assert d.poll_once() and d.game.state.phase == "friendly_move"
+    enter = next(a for a in legal_actions(d.game.state, "D") if isinstance(a, Enter))
+    news = list(d.inner.ctl.team_news)  # the deployment, read at the poll above
+    assert d.inner.act(enter)
+    said = d.inner.ctl.message.text
+    assert f"{enter.unit} enters" in said, said
+    assert not d.poll_once()  # nothing new ...
+    d.changed()  # ... and a redraw reads nothing of it a second time
+    assert d.inner.ctl.message.text == said and d.inner.ctl.team_news == news

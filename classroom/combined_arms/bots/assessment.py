@@ -278,7 +278,8 @@ class Assessment:
             return value
         adjacent = enemy.adjacent_to_friends(state, h)
         # the cluster payoff (= cluster_payoff(state, h)) counts only when not adjacent
-        trigger = 1.0 if adjacent or best_cluster_total(pay) >= enemy.PAYOFF_REVEAL else 0.15
+        best = 0 if adjacent else best_cluster_total(pay)
+        trigger = 1.0 if enemy.platoon_test_due(adjacent, True, best) else 0.15
         return value * reveal_chance(state, h) * trigger
 
 
