@@ -94,6 +94,10 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         900.0, config=True, help="seconds after a console opens that those seats stay warm"
     )
 
+    @default("store_path")
+    def _store_from_env(self):
+        return os.environ.get("HEXCLASS_STORE", "")  # a PostgreSQL URL is not on the command line
+
     @default("kernel_manager_class")
     def _sandboxed_kernels(self):
         return "classroom.server.SandboxedKernelManager"

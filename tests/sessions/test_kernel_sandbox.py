@@ -264,3 +264,9 @@ def test_a_served_seat_kernel_is_locked_in_and_its_seat_still_plays(tmp_path, mo
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def test_without_landlock_the_server_says_so_and_kernels_run_as_before(monkeypatch):
+    monkeypatch.setattr(sandbox, "abi_version", lambda: 0)
+    assert "NOT sandboxed" in sandbox.status()
+    assert sandbox.lock_in(["/nonexistent.key"], ["-f", "/nonexistent.json"]) == 0

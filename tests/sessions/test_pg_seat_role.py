@@ -134,3 +134,13 @@ def test_keyless_kernels_get_the_seat_roles_url(monkeypatch):
         seat["HEXCLASS_STORE"] == pool["HEXCLASS_STORE"] == "postgresql://seat:pw2@db.school/class"
     )
     assert teacher["HEXCLASS_STORE"] == served
+
+
+def test_the_servers_command_line_carries_no_postgresql_password():
+    """Any process, a seat kernel too, can read another's command line (/proc/<pid>/cmdline)."""
+    from classroom.serve import voila_command
+
+    cmd = voila_command(8866, "127.0.0.1", store="postgresql://srv:s3cret@db.school/class")
+    assert not [arg for arg in cmd if "s3cret" in arg]
+    on_file = voila_command(8866, "127.0.0.1", store="/srv/class.db")
+    assert "--HexclassKernelManager.store_path=/srv/class.db" in on_file
