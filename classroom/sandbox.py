@@ -15,7 +15,7 @@ starts ipykernel in the same process:
   listed). Something created later directly in such an ancestor folder cannot be used
   by this kernel: the SQLite store's ``-wal`` and ``-shm`` are therefore opened before
   locking in (a connection kept open keeps them), and a kernel whose temporary folder
-  is such an ancestor gets a private one.
+  is such an ancestor uses ``hexclass-kernels-<uid>`` in it instead.
 * **Other processes**: a Landlock domain may not ptrace, nor read the memory or the
   environment (``/proc/<pid>/mem``, ``/proc/<pid>/environ``) of, any process outside it:
   not the server, not the instructor's kernel, not another seat's kernel. With ABI 6 it
@@ -261,16 +261,25 @@ def _hold_sqlite_files(split: set[str]) -> None:
 
 
 def _private_tmp(split: set[str]) -> None:
-    """A temporary folder of the kernel's own when the usual one is a split folder."""
-    import atexit
-    import shutil
+    """A temporary folder of the kernels' own when the usual one is a split folder.
+
+    One folder per OS user, made (0700) before locking in, so it is allowed as a whole;
+    a folder of that name that is not ours (or a link) is not used: then one of our own.
+    """
     import tempfile
 
-    if os.path.realpath(tempfile.gettempdir()) not in split:
+    base = os.path.realpath(tempfile.gettempdir())
+    if base not in split:
         return
-    path = tempfile.mkdtemp(prefix="hexclass-kernel-")
+    path = os.path.join(base, f"hexclass-kernels-{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        path = tempfile.mkdtemp(prefix="hexclass-kernel-")
     os.environ["TMPDIR"] = tempfile.tempdir = path
-    atexit.register(shutil.rmtree, path, True)
 
 
 def _ipython_dir(split: set[str]) -> None:
