@@ -55,7 +55,11 @@ def replace_key():
     fd, src = tempfile.mkstemp()
     os.write(fd, b"forged")
     os.close(fd)
-    os.replace(src, P["key"])
+    try:
+        os.replace(src, P["key"])
+    finally:
+        if os.path.exists(src):
+            os.unlink(src)
 
 attempt("read key", lambda: open(P["key"], "rb").read())
 attempt("append to key", lambda: open(P["key"], "ab").close())
