@@ -79,6 +79,7 @@ out["store"] = sqlite3.connect(P["store"]).execute("SELECT count(*) FROM games")
 with tempfile.NamedTemporaryFile("w") as fh:
     fh.write("a kernel still has a temporary folder")
 out["tmp"] = "ok"
+out["caps"] = [l.split()[1] for l in open("/proc/self/status") if l.startswith("CapEff")][0]
 print("RESULT" + json.dumps(out))
 """
 
@@ -141,12 +142,13 @@ def test_a_sandboxed_process_cannot_read_or_replace_the_key(tmp_path):
         held.close()
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.split("RESULT", 1)[1])
-    attempts = [n for n in out if n not in ("store", "tmp")]
+    attempts = [n for n in out if n not in ("store", "tmp", "caps")]
     if ABI < 6:  # signals are scoped from ABI 6 on
         attempts = [n for n in attempts if not n.startswith("signal")]
     assert len(attempts) >= 10 and _refused(out, attempts) == {}
     assert key.read_bytes() == b"the store's key\n"  # not replaced, not truncated
     assert out["store"] == 0 and out["tmp"] == "ok"  # the store and a temporary folder work
+    assert os.geteuid() != 0 or int(out["caps"], 16) == 0  # root's powers dropped
 
 
 def test_only_keyless_kernels_are_started_through_the_sandbox():
@@ -254,9 +256,10 @@ def test_a_served_seat_kernel_is_locked_in_and_its_seat_still_plays(tmp_path, mo
         printed = _run_in_kernel(connection_file, code)
         assert "RESULT" in printed and "PLAYED" in printed, printed
         out = json.loads(printed.split("RESULT", 1)[1].splitlines()[0])
-        attempts = [n for n in out if n not in ("store", "tmp")]
+        attempts = [n for n in out if n not in ("store", "tmp", "caps")]
         assert _refused(out, attempts) == {}, out
         assert key_path.read_bytes() == key and out["store"] == 1
+        assert os.geteuid() != 0 or int(out["caps"], 16) == 0
         played = json.loads(printed.split("PLAYED", 1)[1].splitlines()[0])
         assert played == [True, 1, True]  # the referee took the order: the store works
         with SQLiteStore(store_path) as s:
