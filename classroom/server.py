@@ -379,12 +379,21 @@ class SandboxedKernelManager(ServerKernelManager):
         return sandbox.launcher_cmd(cmd, key_files())
 
 
+# libpq's password and service files: they may hold the server role's password
+PG_SECRET_FILES = ("~/.pgpass", "~/.pg_service.conf")
+
+
 def key_files() -> list[str]:
-    """The store key's files a keyless kernel must not read: ``--key-file``, the default one."""
+    """What a keyless kernel must not read: the store key's file (``--key-file``, the
+    default one) and, once seat kernels have a PostgreSQL role of their own, libpq's
+    password files."""
     from classroom.sessions.sealed import KEY_FILE_ENV, key_file_for
 
     found = [os.environ.get(KEY_FILE_ENV, "")]
     location = os.environ.get("HEXCLASS_STORE")
+    if location in _SEAT_STORE:  # seat kernels have the seat role's password in their URL
+        found += [*PG_SECRET_FILES, os.environ.get("PGPASSFILE", "")]
+        found.append(os.environ.get("PGSERVICEFILE", ""))
     if location:
         try:
             found.append(str(key_file_for(location)))
@@ -417,6 +426,7 @@ def kernel_env(env: dict | None) -> dict:
     seat_store = _SEAT_STORE.get(env.get("HEXCLASS_STORE", ""))
     if seat_store:
         env["HEXCLASS_STORE"] = seat_store
+        env.pop("PGPASSWORD", None)  # the server role's, if given so
     return env
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -124,7 +125,7 @@ def test_keyless_kernels_get_the_seat_roles_url(monkeypatch):
 
     served = "postgresql://srv:pw@db.school/class"
     monkeypatch.setitem(server._SEAT_STORE, served, "postgresql://seat:pw2@db.school/class")
-    env = {"HEXCLASS_STORE": served, "HEXCLASS_KEY_FILE": "/k"}
+    env = {"HEXCLASS_STORE": served, "HEXCLASS_KEY_FILE": "/k", "PGPASSWORD": "pw"}
     seat = server.kernel_env({**env, "SCRIPT_NAME": "/voila/render/classroom/pages/seat.ipynb"})
     pool = server.kernel_env({**env, "VOILA_PREHEAT": "True"})
     teacher = server.kernel_env(
@@ -133,7 +134,12 @@ def test_keyless_kernels_get_the_seat_roles_url(monkeypatch):
     assert (
         seat["HEXCLASS_STORE"] == pool["HEXCLASS_STORE"] == "postgresql://seat:pw2@db.school/class"
     )
-    assert teacher["HEXCLASS_STORE"] == served
+    assert teacher["HEXCLASS_STORE"] == served and teacher["PGPASSWORD"] == "pw"
+    assert "PGPASSWORD" not in seat and "PGPASSWORD" not in pool
+    monkeypatch.setenv("HEXCLASS_STORE", served)
+    monkeypatch.setenv("HEXCLASS_KEY_FILE", "/srv/k.key")
+    hidden = server.key_files()
+    assert "/srv/k.key" in hidden and os.path.expanduser("~/.pgpass") in hidden
 
 
 def test_the_servers_command_line_carries_no_postgresql_password():
