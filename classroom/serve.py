@@ -218,7 +218,9 @@ def voila_command(
         "--HexclassVoila.key_on_stdin=True",
         f"--HexclassVoila.max_kernels={max_kernels}",
     ]
-    if store is not None:
+    if store is not None and not store.startswith(("postgresql:", "postgres:")):
+        # a PostgreSQL URL may hold a password, and any process (a seat kernel too) can read
+        # a command line: the server takes it from $HEXCLASS_STORE instead
         cmd.append(f"--HexclassKernelManager.store_path={store}")
     if preheat:
         seat_min = min(2, class_size)

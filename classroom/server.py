@@ -45,8 +45,11 @@ import time
 import tornado.web
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.handlers import KernelHandler
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Bool, Float, Integer, Unicode
+from jupyter_server.services.kernels.kernelmanager import (
+    AsyncMappingKernelManager,
+    ServerKernelManager,
+)
+from traitlets import Bool, Float, Integer, Unicode, default
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
@@ -56,7 +59,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from classroom import gate as G
-from classroom import kernel_log
+from classroom import kernel_log, sandbox
 
 HOME = "classroom/pages/home.ipynb"
 SEAT = "classroom/pages/seat.ipynb"
@@ -90,6 +93,14 @@ class HexclassKernelManager(AsyncMappingKernelManager):
     console_warm_for = Float(
         900.0, config=True, help="seconds after a console opens that those seats stay warm"
     )
+
+    @default("store_path")
+    def _store_from_env(self):
+        return os.environ.get("HEXCLASS_STORE", "")  # a PostgreSQL URL is not on the command line
+
+    @default("kernel_manager_class")
+    def _sandboxed_kernels(self):
+        return "classroom.server.SandboxedKernelManager"
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -355,13 +366,53 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         )
 
 
+class SandboxedKernelManager(ServerKernelManager):
+    """One kernel: started through :mod:`classroom.sandbox` when it has no key for the store."""
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        from classroom.sessions.sealed import KEYLESS_ENV
+
+        cmd = super().format_kernel_cmd(extra_arguments)
+        env = (self._launch_args or {}).get("env") or {}
+        if not env.get(KEYLESS_ENV):
+            return cmd  # the instructor's kernel
+        return sandbox.launcher_cmd(cmd, key_files())
+
+
+# libpq's password and service files: they may hold the server role's password
+PG_SECRET_FILES = ("~/.pgpass", "~/.pg_service.conf")
+
+
+def key_files() -> list[str]:
+    """What a keyless kernel must not read: the store key's file (``--key-file``, the
+    default one) and, once seat kernels have a PostgreSQL role of their own, libpq's
+    password files."""
+    from classroom.sessions.sealed import KEY_FILE_ENV, key_file_for
+
+    found = [os.environ.get(KEY_FILE_ENV, "")]
+    location = os.environ.get("HEXCLASS_STORE")
+    if location in _SEAT_STORE:  # seat kernels have the seat role's password in their URL
+        found += [*PG_SECRET_FILES, os.environ.get("PGPASSFILE", "")]
+        found.append(os.environ.get("PGSERVICEFILE", ""))
+    if location:
+        try:
+            found.append(str(key_file_for(location)))
+        except (OSError, ValueError, RuntimeError):
+            pass
+    return sorted({os.path.realpath(os.path.expanduser(p)) for p in found if p})
+
+
+_SEAT_STORE: dict[str, str] = {}  # the server's PostgreSQL URL -> its seat role's URL
+
+
 def kernel_env(env: dict | None) -> dict:
     """A kernel's environment: the store's key only for the instructor's page.
 
     Every other page's kernel (seats, preheated pool kernels, solitaire, lessons) gets
     neither ``$HEXCLASS_KEY`` nor ``$HEXCLASS_KEY_FILE`` and is told it has no key
     (``$HEXCLASS_KEYLESS``): it opens the store without it and follows the referee's
-    public copies (classroom/sessions/relay.py).
+    public copies (classroom/sessions/relay.py). On PostgreSQL its ``$HEXCLASS_STORE`` is
+    the seat role's URL (:mod:`classroom.sessions.pg_roles`), when the server made one.
     """
     from classroom.sessions.sealed import KEY_ENVS, KEYLESS_ENV
 
@@ -372,7 +423,47 @@ def kernel_env(env: dict | None) -> dict:
     for name in KEY_ENVS:
         env.pop(name, None)
     env[KEYLESS_ENV] = "1"
+    seat_store = _SEAT_STORE.get(env.get("HEXCLASS_STORE", ""))
+    if seat_store:
+        env["HEXCLASS_STORE"] = seat_store
+        env.pop("PGPASSWORD", None)  # the server role's, if given so
     return env
+
+
+def prepare_store(log) -> None:
+    """Before any kernel starts: the store exists; on PostgreSQL, the seat kernels' role.
+
+    A sandboxed kernel cannot use a file made after it started in the key's folder
+    (:mod:`classroom.sandbox`), so a SQLite store is created here, not by the referee's
+    thread while the pool's kernels start.
+    """
+    from classroom.sessions.locate import is_postgres, open_location, sqlite_path
+
+    location = os.environ.get("HEXCLASS_STORE", "")
+    if not location:
+        return
+    if not is_postgres(location):
+        if not sqlite_path(location).exists():
+            try:
+                open_location(location).close()
+            except Exception as exc:  # noqa: BLE001 - the referee will say it again
+                log.warning("hexclass: cannot create the store %s: %s", location, exc)
+        return
+    from urllib.parse import urlsplit
+
+    from classroom.sessions import pg_roles
+
+    try:
+        _SEAT_STORE[location] = pg_roles.ensure_seat_role(location)
+    except Exception as exc:  # noqa: BLE001 - the class still runs; the log says what is lost
+        log.warning(
+            "hexclass: seat kernels connect to PostgreSQL as the server's own role, which "
+            "can read the sealed columns: %s",
+            exc,
+        )
+    else:
+        role = urlsplit(_SEAT_STORE[location]).username
+        log.info("hexclass: seat kernels connect to PostgreSQL as role %s", role)
 
 
 def _to_stderr(line: str) -> None:
@@ -735,6 +826,8 @@ class HexclassVoila(Voila):
         G.redact_logs(self.log, logging.getLogger("tornado.access"))
         kernel_log.quiet_routine_lines(self.log)
         self.instructor_key = self.read_instructor_key()
+        self.log.log(logging.INFO if sandbox.abi_version() else logging.WARNING, sandbox.status())
+        prepare_store(self.log)
         self.referee_stop = start_referee(self.log)
 
     def read_instructor_key(self) -> str:
