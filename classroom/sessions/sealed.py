@@ -31,8 +31,9 @@ seed pasted over a sealed token does not open. A sealed value is text:
    ``~/.hexclass/<host>-<database>.key``.
 
 A missing key file (cases 3 and 4) is created, 0600, in a 0700 folder if it makes one.
-It is readable by the OS user that runs ``hexclass serve``, and so by any process of that
-user: see docs/security-at-rest.md.
+It is readable by the OS user that runs ``hexclass serve``; the page kernels that run as
+that user without the key are sandboxed so that they cannot open it (``classroom/sandbox.py``,
+on Linux with Landlock): see docs/security-at-rest.md.
 
 >>> s = Sealer(bytes(range(32)))
 >>> box = s.seal("1234567890123", "seed")
