@@ -311,8 +311,8 @@ import hexclass.classroom.cli as cli
 from hexclass import resources
 from hexclass.classroom.combined_arms.scenarios import scenario_names
 try:
-    import classroom
-    generic = classroom.__file__
+    import classroom  # old name kept
+    generic = classroom.__file__  # old name kept
 except ModuleNotFoundError:
     generic = None
 except ImportError as exc:  # hexclass refuses the old name of its own folder
