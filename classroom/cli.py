@@ -71,7 +71,63 @@ def build_parser() -> argparse.ArgumentParser:
     from classroom.serve import add_serve_command
 
     add_serve_command(commands)
+    _add_lessons(commands)
     return parser
+
+
+LESSONS_HELP = """\
+Copy the lesson notebooks into DIR (default ./hexclass-lessons, made if missing), a folder
+of your own to open in JupyterLab: jupyter lab DIR. A lesson already there is left as it
+is if you changed it (--force replaces it with the packaged one).
+"""
+
+
+def _add_lessons(commands) -> None:
+    p = commands.add_parser(
+        "lessons",
+        help="copy the lesson notebooks into a folder for JupyterLab",
+        description=LESSONS_HELP,
+    )
+    p.add_argument("dir", nargs="?", default="hexclass-lessons", metavar="DIR")
+    p.add_argument("--force", action="store_true", help="replace lessons you have changed")
+
+
+def copy_lessons(target, force: bool = False) -> tuple[list[str], list[str], list[str]]:
+    """Copy the packaged lessons into ``target``: (copied, already the same, kept as changed)."""
+    import pathlib
+
+    from hexclass.resources import lessons
+
+    target = pathlib.Path(target)
+    target.mkdir(parents=True, exist_ok=True)
+    copied, same, kept = [], [], []
+    for lesson in lessons():
+        data = lesson.read_bytes()
+        dest = target / lesson.name
+        if dest.exists() and dest.read_bytes() == data:
+            same.append(lesson.name)
+        elif dest.exists() and not force:
+            kept.append(lesson.name)
+        else:
+            dest.write_bytes(data)
+            copied.append(lesson.name)
+    return copied, same, kept
+
+
+def _lessons(args) -> int:
+    try:
+        copied, same, kept = copy_lessons(args.dir, args.force)
+    except OSError as exc:
+        print(f"hexclass lessons: cannot copy the lessons to {args.dir}: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{len(copied)} lessons copied to {args.dir}"
+        + (f", {len(same)} already there" if same else "")
+    )
+    for name in kept:
+        print(f"kept your changed {name} (--force replaces it with the packaged lesson)")
+    print(f"open them with: jupyter lab {args.dir}")
+    return 0
 
 
 def _add_simulate(commands) -> None:
@@ -149,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "simulate":
         return _simulate(args)
+    if args.command == "lessons":
+        return _lessons(args)
     if args.command in ("class", "serve"):
         return args.run(args)
     return 0

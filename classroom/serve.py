@@ -38,12 +38,14 @@ import urllib.error
 import urllib.request
 import uuid
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from hexclass import resources
+
+ROOT = resources.root()  # the folder Voilà serves: classroom/pages, lessons (a wheel's too)
 HOME = "classroom/pages/home.ipynb"
 SEAT = "classroom/pages/seat.ipynb"
 SOLITAIRE = "classroom/pages/solitaire.ipynb"
 INSTRUCTOR = "classroom/pages/instructor.ipynb"
-TEMPLATES = ROOT / "classroom" / "share"  # JUPYTER_PATH entry with voila/templates/hexclass
+TEMPLATES = resources.jupyter_share()  # JUPYTER_PATH entry with voila/templates/hexclass
 STATUS = "/hexclass/api/status"
 MARKER = "HEXCLASS_SERVER_ID"
 STOP_SECONDS = 20.0

@@ -1,4 +1,7 @@
-"""Named positions from ``scenarios/ca/`` (rulebook figures and sample-game situations)."""
+"""Named positions from ``scenarios/ca/`` (rulebook figures and sample-game situations).
+
+The folder is package data (:mod:`hexclass.resources`), so a wheel has them too.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +14,13 @@ from .state import GameState, Options
 
 
 def scenario_dir() -> pathlib.Path:
+    """``$HEXCLASS_SCENARIOS/ca`` if set, else the packaged ``scenarios/ca`` (a wheel's too)."""
     env = os.environ.get("HEXCLASS_SCENARIOS")
     if env:
         return pathlib.Path(env) / "ca"
-    return pathlib.Path(__file__).resolve().parents[2] / "scenarios" / "ca"
+    from hexclass.resources import scenarios_dir
+
+    return scenarios_dir() / "ca"
 
 
 def scenario_names() -> list[str]:
