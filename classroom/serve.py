@@ -233,7 +233,7 @@ def voila_command(
         }
         cmd += [
             "--preheat_kernel=True",
-            f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
+            f"--hexclass-pools={json.dumps(pools)}",  # see classroom.server.main
             "--VoilaKernelManager.fill_delay=0",
             f"--HexclassKernelManager.seat_pool_min={seat_min}",
             f"--HexclassKernelManager.seat_pool_max={class_size}",

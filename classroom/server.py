@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import os
 import secrets
@@ -50,6 +51,7 @@ from jupyter_server.services.kernels.kernelmanager import (
     ServerKernelManager,
 )
 from traitlets import Bool, Float, Integer, Unicode, default
+from traitlets.config import Config
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
@@ -877,8 +879,18 @@ class HexclassVoila(Voila):
         ]
 
 
+POOLS_OPTION = "--hexclass-pools="
+
+
 def main(argv: list[str] | None = None) -> None:
-    HexclassVoila.launch_instance(argv=argv)
+    """Serve; ``--hexclass-pools=JSON`` gives Voilà's kernel pools (a dict option that
+    traitlets no longer takes as one JSON value on a command line)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    config = Config()
+    for arg in [a for a in argv if a.startswith(POOLS_OPTION)]:
+        argv.remove(arg)
+        config.VoilaKernelManager.kernel_pools_config = json.loads(arg[len(POOLS_OPTION) :])
+    HexclassVoila.launch_instance(argv=argv, config=config)
 
 
 if __name__ == "__main__":
