@@ -226,7 +226,7 @@ class SeatApp:
     # --- polling ----------------------------------------------------------------------------
     def start(self) -> None:
         # a store that pushes changes (PostgreSQL) wakes the loop at once; others are polled
-        self._pushed = hasattr(self.session.store, "wait_for_change")
+        self._pushed = self.session.store.pushes_changes
         loop = asyncio.get_event_loop()
         self._task = loop.create_task(self._run())
 
