@@ -96,7 +96,8 @@ class Refused:
     ``version`` is the game's current version when the game is known, so a stale page
     can catch up; ``rule`` is the rule section for :attr:`Refusal.ILLEGAL`. A refused
     ``submit`` carries in ``update`` what the seat's live game caught up on (so a stale
-    page shows the new board at once).
+    page shows the new board at once). ``now``: for a stale order that the engine
+    refuses on the current board, the engine's reason there (the page says it as is).
     """
 
     kind: Refusal
@@ -104,6 +105,7 @@ class Refused:
     version: int | None = None
     rule: str | None = None
     update: Any = None
+    now: str | None = None
     ok: ClassVar[bool] = False
 
     def __bool__(self) -> bool:
@@ -453,6 +455,14 @@ class GameStore(abc.ABC):
     def change_token(self, game_id: int | None = None) -> Any:
         """A cheap value that changes whenever another connection commits anything
         (a store may narrow it to changes of ``game_id``'s game, as PostgreSQL's does)."""
+
+    pushes_changes: ClassVar[bool] = False  # True: wait_for_change wakes at a change itself
+
+    def wait_for_change(self, token: Any, timeout: float) -> None:
+        """Block until :meth:`change_token` may differ from ``token``, at most ``timeout``
+        seconds. A store that pushes changes (:attr:`pushes_changes`, PostgreSQL's
+        LISTEN/NOTIFY) wakes at once; one that cannot just sleeps (a follower polls)."""
+        time.sleep(timeout)
 
     @abc.abstractmethod
     def reader(self) -> GameStore:
