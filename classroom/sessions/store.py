@@ -456,14 +456,6 @@ class GameStore(abc.ABC):
         """A cheap value that changes whenever another connection commits anything
         (a store may narrow it to changes of ``game_id``'s game, as PostgreSQL's does)."""
 
-    pushes_changes: ClassVar[bool] = False  # True: wait_for_change wakes at a change itself
-
-    def wait_for_change(self, token: Any, timeout: float) -> None:
-        """Block until :meth:`change_token` may differ from ``token``, at most ``timeout``
-        seconds. A store that pushes changes (:attr:`pushes_changes`, PostgreSQL's
-        LISTEN/NOTIFY) wakes at once; one that cannot just sleeps (a follower polls)."""
-        time.sleep(timeout)
-
     @abc.abstractmethod
     def reader(self) -> GameStore:
         """A second handle on the same data with its own connection, for a follower."""
