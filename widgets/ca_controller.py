@@ -7,8 +7,9 @@ question of legality goes to the engine (``classroom.combined_arms.query`` and
 the log's English to decide anything. ``ipywidgets`` is not imported, so every
 behaviour is tested without a browser (``tests/widgets/test_ca_controller.py``).
 
-``game`` is anything with ``state`` and ``submit(action) -> str | None`` (the reason
-the action was refused): :class:`LocalGame` below for solitaire, the co-op seat's
+``game`` is a :class:`~widgets.game_link.GameHandle`: ``state``, ``check`` and
+``submit(action)``, answered with a :class:`~widgets.game_link.Verdict` (or, from older
+handles, the reason as text): :class:`LocalGame` below for solitaire, the co-op seat's
 shared game for a team. After an accepted order the seat reads as its own result only
 the events of its own action (``GameState.events_of`` its version); anything else the
 same order brought in (teammates' orders decided just before or just after it) is
@@ -37,6 +38,7 @@ from classroom.combined_arms.query import Query
 from classroom.hexgrid import Hex
 
 from .ca_reports import read_events
+from .game_link import Verdict
 
 ENTRY_FACING = 4  # armour entering faces the enemy's edge (the ↓ corner) unless told otherwise
 
@@ -284,9 +286,9 @@ class BoardController:
         if catch_up is not None:  # a shared game: draw teammates' news first, apart from ours
             catch_up()
         before, acted = len(self.state.events), len(self.state.actions)
-        reason = self.game.submit(action)
-        if reason is not None:
-            self.say(reason, bad=True, cause=getattr(self.game, "refused_kind", None))
+        verdict = Verdict.of(self.game.submit(action))
+        if not verdict:
+            self.say(verdict.reason, bad=True, cause=verdict.kind)
             self.new_events = []
             return False
         events = self.state.events

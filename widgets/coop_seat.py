@@ -31,6 +31,7 @@ from classroom.sessions.store import StoreError
 from .ca_app import GameApp
 from .ca_controller import OWN, ROUTINE
 from .ca_reports import enemy_summary, last_enemy_phase
+from .game_link import Verdict
 from .presence import BrowserPresence, browser_pulse
 
 POLL_SECONDS = 0.05
@@ -45,6 +46,17 @@ VIEWER_MESSAGE = (
     "This seat is commanded from another browser; you are watching. "
     "Press Take over to command it from here."
 )
+
+
+def refusal_text(result) -> str:
+    """The message line for a store's refusal (a stale order names what the board says now)."""
+    if result.kind != Refusal.STALE:
+        return result.message
+    now = f" Now: {result.now}." if result.now else ""
+    return (
+        "The board changed before your order arrived; the new board is shown."
+        f"{now} Check and try again."
+    )
 
 
 class SharedGame:
@@ -82,31 +94,24 @@ class SharedGame:
         if update and self.on_update is not None:  # chat or queue news too: not lost
             self.on_update(update)
 
-    def submit(self, action) -> str | None:
+    def submit(self, action) -> Verdict:
         self.refused_kind = None
         drawn_at, self._drawn_at = self._drawn_at, None
         if self.viewer:
-            return VIEWER_MESSAGE
+            return Verdict.refused(VIEWER_MESSAGE)
         try:
             version = self.follower.version if drawn_at is None else drawn_at
             result = self.session.submit(version, action)
         except StoreError as exc:  # read-only, full or damaged store: say so, keep the page
-            return f"Your order was not sent: {exc}"
+            return Verdict.refused(f"Your order was not sent: {exc}")
         self.last_result = result
         if result:
-            return None
+            return Verdict.ok()
         self.refused_kind = str(result.kind)
         update = result.update
         if update is not None and update.board_changed and self.on_update is not None:
             self.on_update(update)  # the new board first, then the reason
-        if result.kind == Refusal.STALE:
-            now = result.message.partition("(now: ")[2].rstrip(")")
-            why = f" Now: {now}." if now else ""
-            return (
-                "The board changed before your order arrived; the new board is shown."
-                f"{why} Check and try again."
-            )
-        return result.message
+        return Verdict.refused(refusal_text(result), self.refused_kind, result.rule)
 
     def check(self, action) -> str | None:
         reason = check(self.state, action)
@@ -212,7 +217,7 @@ class SeatApp(BrowserPresence):
     # --- polling ----------------------------------------------------------------------------
     def start(self) -> None:
         # a store that pushes changes (PostgreSQL) wakes the loop at once; others are polled
-        self._pushed = hasattr(self.session.store, "wait_for_change")
+        self._pushed = self.session.store.pushes_changes
         loop = asyncio.get_event_loop()
         self._task = loop.create_task(self._run())
 

@@ -122,11 +122,10 @@ class GameFollower:
     def wait_for_change(self, timeout: float) -> None:
         """Sleep up to ``timeout`` seconds, or less if the store pushes a change of this game
         (PostgreSQL's LISTEN/NOTIFY); a store that cannot push just sleeps."""
-        wait = getattr(self._reader, "wait_for_change", None)
-        if wait is None or self._token is None:
+        if self._token is None:
             time.sleep(timeout)
         else:
-            wait(self._token, timeout)
+            self._reader.wait_for_change(self._token, timeout)
 
     def _refresh(self, update: Update) -> None:
         # a store that can read everything below in one round trip (PostgreSQL) does
@@ -207,11 +206,13 @@ class ClassFollower:
             for g in games
         }
         self.summaries: dict[int, TeamSummary] = {}
+        self._token: Any = None
         for gid in self.followers:
             self._summarise(gid)
 
     def poll(self) -> dict[int, Update]:
         """Poll every team; returns the updates of the teams that changed."""
+        self._token = self._reader.change_token()  # before the reads: a later commit shows
         changed = {}
         for gid, f in self.followers.items():
             upd = f.poll()
@@ -219,6 +220,11 @@ class ClassFollower:
                 changed[gid] = upd
                 self._summarise(gid)
         return changed
+
+    def wait_for_change(self, timeout: float) -> None:
+        """Sleep up to ``timeout`` seconds, or less if the store pushes a change of any
+        team's game since the last :meth:`poll`."""
+        self._reader.wait_for_change(self._token, timeout)
 
     def _summarise(self, game_id: int) -> None:
         f = self.followers[game_id]
@@ -281,11 +287,7 @@ class FollowLoop:
             except Exception as exc:  # keep following; the page shows the error
                 self.errors.append(exc)
                 del self.errors[:-20]
-            wait = getattr(self.follower, "wait_for_change", None)
-            if wait is None:
-                self._stop.wait(self.interval)
-            else:
-                wait(self.interval)  # woken at once by a pushed change
+            self.follower.wait_for_change(self.interval)  # woken at once by a pushed change
 
 
 __all__ = ["ClassFollower", "FollowLoop", "GameFollower", "Update"]

@@ -330,6 +330,7 @@ class Referee:
                 "message": result.message,
                 "rule": getattr(result, "rule", None) or "",
                 "version": result.version,
+                "now": result.now,
             }
             self.tables.decide_order(order, "refused", detail)
 

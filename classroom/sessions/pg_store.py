@@ -25,9 +25,9 @@ how they are kept:
 * **A pool per process.** Handles on one URL in one process (a kernel's seat, its
   follower, the console) share a :class:`psycopg_pool.ConnectionPool` and the listener;
   each handle keeps its live games (:class:`~.live.LiveGame`) like the SQLite store does.
-* **The same co-op rules.** Who may act, rebasing an order drawn at an older version,
-  the strict commander, message limits, the queue, pausing and ending are the pure
-  functions of :mod:`.policy`, called here exactly as the SQLite store calls them.
+* **The same co-op sequences.** Submitting, messages, the queue, pausing and ending,
+  and the secrets kept at rest are :class:`~.sql_store.SQLStore`'s, shared with the
+  SQLite store; this module gives it SQL, connections and the change signal only.
 
 Open it by URL: ``open_store("postgresql://user@db-host/hexclass")`` (or ``--store`` /
 ``$HEXCLASS_STORE`` with such a URL); docs/deploy.md runs a school on it.
@@ -35,8 +35,6 @@ Open it by URL: ``open_store("postgresql://user@db-host/hexclass")`` (or ``--sto
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import logging
 import threading
 import time
@@ -44,30 +42,32 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from classroom.combined_arms.actions import ActionFormatError
-from classroom.combined_arms.engine import check
-
-from . import policy, sealed
-from .hidden import HIDDEN_TABLES, HiddenTables
-from .live import LiveGame, Update
-from .roles import Layout
-from .sqlite_store import _class_info, _game_info
+from . import sealed
+from .hidden import HIDDEN_TABLES
+from .sql_store import (
+    CLASS_OF_GAME_SQL,
+    GAME_SQL,
+    MESSAGES_SQL,
+    OPEN_REQUESTS_SQL,
+    READY_SQL,
+    Dialect,
+    SQLStore,
+    actions_sql,
+    class_info,
+    game_info,
+    logged_action,
+)
 from .store import (
-    INSTRUCTOR,
     Accepted,
     ClassInfo,
-    ClassSettings,
-    ClassStore,
-    CreatedClass,
     GameInfo,
-    GameSpec,
-    InstructorEntry,
     LoggedAction,
     Message,
     Refusal,
@@ -75,12 +75,6 @@ from .store import (
     Request,
     Result,
     StoreError,
-    TokenInfo,
-    clean_message,
-    initial_state,
-    looks_like_token,
-    options_to_json,
-    parse_action,
 )
 
 log = logging.getLogger(__name__)
@@ -220,12 +214,6 @@ CREATE TABLE IF NOT EXISTS instructor_log (
 );
 """ + HIDDEN_TABLES + sealed.KEY_TABLE
 _SCHEMA_LOCK = 0x68657863  # advisory lock key ("hexc") held while creating the tables
-
-_GAME_COLUMNS = (
-    "g.id, g.class_id, g.team, g.seed_sealed, g.options, g.layout, g.start, g.status, c.paused, "
-    "g.version, g.revision, g.turn, g.phase, g.created, g.ended_reason"
-)
-_CLASS_COLUMNS = "id, name, created, message_mode, message_limit, paused, commander_mode"
 
 
 class StoreUnavailable(ConnectionError):
@@ -479,14 +467,22 @@ def _release(b: _Backend) -> None:
 # --- the store -----------------------------------------------------------------------------
 
 
-class PostgresStore(ClassStore):
+class PostgresStore(SQLStore):
     """A :class:`~.store.ClassStore` in a PostgreSQL database (tables created on first use).
 
     ``url`` is a libpq URL (``postgresql://user:pw@host/db`` or
     ``postgresql:///db?host=/run/postgresql``). ``listen=False`` skips LISTEN/NOTIFY and
     polls the revision column instead (e.g. behind a transaction-mode connection pooler).
     ``clock`` replaces :func:`time.time` (tests).
+
+    Every co-op sequence is :class:`~.sql_store.SQLStore`'s; this class only pools
+    connections, locks a game's row (``FOR UPDATE``), pushes changes and recovers a
+    submit whose connection broke.
     """
+
+    dialect = Dialect(lock_game=" FOR UPDATE OF g", lock_rows=" FOR UPDATE", seat_order="ord")
+    _lost = (psycopg.OperationalError, StoreUnavailable)
+    pushes_changes = True
 
     def __init__(
         self,
@@ -516,11 +512,7 @@ class PostgresStore(ClassStore):
             self._ensure_schema()
             if self._sealer is not None:
                 with self._conn() as conn:
-                    sealed.check_key(
-                        lambda sql, p: conn.execute(sql.replace("?", "%s"), p),
-                        self._sealer,
-                        self.path,
-                    )
+                    sealed.check_key(_runner(conn), self._sealer, self.path)
         except BaseException:
             self.close()
             raise
@@ -557,25 +549,14 @@ class PostgresStore(ClassStore):
                 raise  # lost connections and lock waits: the callers retry or refuse BUSY
             raise pg_fault(exc, self.path) from exc
 
-    def _read(self, query: str, params: tuple = (), one: bool = False):
-        """One statement; a connection that turns out broken is replaced and tried once more."""
-        for attempt in (1, 2):
-            try:
-                with self._conn(transaction=False) as conn:
-                    cur = conn.execute(query, params)
-                    return cur.fetchone() if one else cur.fetchall()
-            except psycopg.OperationalError as exc:
-                self._backend.suspect()
-                if attempt == 2 or isinstance(exc, psycopg.errors.QueryCanceled):
-                    raise StoreUnavailable(f"PostgreSQL at {self.path}: {exc}") from None
+    def _read(self, query: str, params=(), one: bool = False):
+        """One statement: its first row (``one``) or all of them."""
 
-    @contextmanager
-    def _game_tx(self, game_id: int) -> Iterator[tuple[psycopg.Connection, GameInfo | None]]:
-        """A write transaction on one game: its row locked until commit (or None if unknown)."""
-        with self._lock:
-            with self._conn(pipeline=True) as conn:
-                yield conn, self._game_row(conn, game_id, lock=True)
-            self._backend.bump([game_id])
+        def read(run):
+            cur = run(query, params)
+            return cur.fetchone() if one else cur.fetchall()
+
+        return self._reading(read)
 
     def _ensure_schema(self) -> None:
         try:
@@ -594,28 +575,72 @@ class PostgresStore(ClassStore):
                     return
                 conn.execute(SCHEMA)
                 if have is not None and have < 4:
-                    sealed.upgrade_rows(
-                        lambda sql, params: conn.execute(sql.replace("?", "%s"), params),
-                        self._sealer,
-                    )
+                    sealed.upgrade_rows(_runner(conn), self._sealer)
                 conn.execute("DELETE FROM hexclass_schema")
                 conn.execute("INSERT INTO hexclass_schema VALUES (%s)", (SCHEMA_VERSION,))
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"PostgreSQL at {self.path}: {exc}") from None
 
+    # --- what the shared store asks of its backend ---------------------------------------------
+
+    @contextmanager
+    def _tx(self, batch: bool = False) -> Iterator[Callable]:
+        with self._lock, self._conn(pipeline=batch) as conn:
+            yield _runner(conn)
+
+    def _reading(self, read: Callable, consistent: bool = False):
+        """Reads on an autocommit connection, each statement on its own (one round trip
+        each; a follower's refresh reads one snapshot in :meth:`follower_snapshot`). A
+        connection that turns out broken is replaced and the reads are made once more."""
+        for attempt in (1, 2):
+            try:
+                with self._conn(transaction=False) as conn:
+                    return read(_runner(conn))
+            except psycopg.OperationalError as exc:
+                self._backend.suspect()
+                if attempt == 2 or isinstance(exc, psycopg.errors.QueryCanceled):
+                    raise StoreUnavailable(f"PostgreSQL at {self.path}: {exc}") from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _changed(self, game_ids: list[int | None]) -> None:
+        self._backend.bump(game_ids)  # this process's followers need not wait for the NOTIFY
+
+    def _busy_refusal(self, exc: BaseException) -> Refused:
+        """A lost connection or a lock timeout: a typed BUSY refusal, nothing changed."""
+        self._backend.suspect()
+        why = UNREACHABLE
+        if isinstance(exc, psycopg.errors.LockNotAvailable):
+            why = "the store is busy; nothing was changed, try again"
+        return Refused(Refusal.BUSY, why)
+
+    def _submit_tag(self) -> uuid.UUID:
+        return uuid.uuid4()  # kept with the action: a broken connection can ask if it landed
+
+    def _lost_submit(self, game_id, submit_id, action, exc) -> Result | None:
+        """The connection broke mid-submit: find out on a fresh one whether it committed
+        (Accepted), or that it did not (None), or that nobody can tell yet (BUSY)."""
+        self._backend.suspect()
+        deadline = time.monotonic() + POOL_TIMEOUT
+        while True:
+            try:
+                row = self._read(
+                    "SELECT version FROM actions WHERE submit_id = %s", (submit_id,), True
+                )
+            except (StoreUnavailable, psycopg.Error):
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+                continue
+            if row is not None:
+                return Accepted(row[0], action)
+            return None
+        # Still unreachable: it was not committed as far as anyone can see; the seat retries
+        # with its version, and a duplicate would be refused as stale.
+        log.warning("submit to game %s: %s; server still unreachable", game_id, exc)
+        return Refused(Refusal.BUSY, UNREACHABLE)
+
     def now(self) -> float:
         return self._clock()
-
-    def hidden(self) -> HiddenTables:
-        """The enemy-player tables (orders and seat views, ``hidden.py``) in this database."""
-
-        @contextmanager
-        def tx():
-            with self._conn() as conn:
-                yield lambda sql, params=(): conn.execute(sql.replace("?", "%s"), params)
-            self._backend.bump([None])
-
-        return HiddenTables(tx, self.now, self.seat_key)
 
     def change_token(self, game_id: int | None = None) -> Any:
         """The listener's counter of ``game_id``'s changes (or of any game's), in memory;
@@ -635,7 +660,7 @@ class PostgresStore(ClassStore):
     def wait_for_change(self, token: Any, timeout: float) -> None:
         """Block until :meth:`change_token` may differ from ``token`` (or ``timeout``):
         woken by the NOTIFY itself, or after :data:`POLL_EVERY` while only polling works."""
-        if self._backend.token() is None or not token or token[0] != "listen":
+        if self._backend.token() is None or not isinstance(token, tuple) or token[0] != "listen":
             time.sleep(min(timeout, POLL_EVERY))
         else:
             self._backend.wait(token, timeout)
@@ -662,478 +687,7 @@ class PostgresStore(ClassStore):
             self._live_games().clear()
         _release(self._backend)
 
-    # --- rows -> values ----------------------------------------------------------------------
-
-    def _game_row(self, conn, game_id: int, lock: bool = False) -> GameInfo | None:
-        if isinstance(game_id, bool) or not isinstance(game_id, int):
-            return None
-        row = conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games g JOIN classes c ON c.id = g.class_id "
-            f"WHERE g.id = %s{' FOR UPDATE OF g' if lock else ''}",
-            (game_id,),
-        ).fetchone()
-        return None if row is None else _game_info(row, self._sealer)
-
-    def _class_row(self, conn, class_id: int) -> ClassInfo | None:
-        row = conn.execute(
-            f"SELECT {_CLASS_COLUMNS} FROM classes WHERE id = %s", (class_id,)
-        ).fetchone()
-        return None if row is None else _class_info(row)
-
-    # --- classes -----------------------------------------------------------------------------
-
-    def create_class(
-        self, name: str, settings: ClassSettings, games: list[GameSpec]
-    ) -> CreatedClass:
-        problem = settings.problem()
-        if problem:
-            raise ValueError(problem)
-        if not games:
-            raise ValueError("games: a class needs at least one team game")
-        teams = [g.team for g in games]
-        if len(set(teams)) != len(teams):
-            raise ValueError(f"games: team numbers must differ, got {teams}")
-        for g in games:
-            initial_state(g)  # a bad seed or start position fails here, before writing
-        now = self.now()
-        token, token_hash, token_sealed = sealed.new_token_row(self._sealer)
-        with self._conn() as conn:
-            class_id = conn.execute(
-                "INSERT INTO classes (name, instructor_token, instructor_sealed, message_mode, "
-                "message_limit, commander_mode, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                "RETURNING id",
-                (
-                    name,
-                    token_hash,
-                    token_sealed,
-                    settings.message_mode,
-                    settings.message_limit,
-                    settings.commander,
-                    now,
-                ),
-            ).fetchone()[0]
-            seat_tokens: dict[int, dict[str, str]] = {}
-            for g in games:
-                game_id = self._insert_game(conn, class_id, g, now)
-                seat_tokens[game_id] = self._insert_seats(conn, game_id, g.layout)
-            data = sealed.create_log_data(self._sealer, teams, [g.seed for g in games])
-            self._log(conn, class_id, None, "create", data)
-            info = self._class_row(conn, class_id)
-            rows = [self._game_row(conn, gid) for gid in seat_tokens]
-        self._backend.bump(list(seat_tokens))
-        return CreatedClass(info, token, rows, seat_tokens)
-
-    def _insert_game(self, conn, class_id: int, g: GameSpec, now: float) -> int:
-        return conn.execute(
-            "INSERT INTO games (class_id, team, seed, seed_sealed, options, layout, start, "
-            "created) VALUES (%s, %s, 0, %s, %s, %s, %s, %s) RETURNING id",
-            (
-                class_id,
-                g.team,
-                sealed.seal_int(self._sealer, g.seed, "seed"),
-                json.dumps(options_to_json(g.options)),
-                json.dumps(g.layout.to_json()),
-                None if g.start is None else json.dumps(g.start),
-                now,
-            ),
-        ).fetchone()[0]
-
-    def _insert_seats(self, conn, game_id: int, layout: Layout) -> dict[str, str]:
-        made = {seat: sealed.new_token_row(self._sealer) for seat in layout.names}
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO seats (game_id, seat, token, token_sealed, ord) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                [(game_id, seat, h, box, i) for i, (seat, (_, h, box)) in enumerate(made.items())],
-            )
-        return {seat: tok for seat, (tok, _, _) in made.items()}
-
-    def class_info(self, class_id: int) -> ClassInfo | None:
-        row = self._read(f"SELECT {_CLASS_COLUMNS} FROM classes WHERE id = %s", (class_id,), True)
-        return None if row is None else _class_info(row)
-
-    def classes(self) -> list[ClassInfo]:
-        rows = self._read(f"SELECT {_CLASS_COLUMNS} FROM classes ORDER BY id")
-        return [_class_info(r) for r in rows]
-
-    def games(self, class_id: int) -> list[GameInfo]:
-        rows = self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g JOIN classes c ON c.id = g.class_id "
-            "WHERE g.class_id = %s ORDER BY g.team",
-            (class_id,),
-        )
-        return [_game_info(r, self._sealer) for r in rows]
-
-    def game(self, game_id: int) -> GameInfo | None:
-        if isinstance(game_id, bool) or not isinstance(game_id, int):
-            return None
-        row = self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g JOIN classes c ON c.id = g.class_id "
-            "WHERE g.id = %s",
-            (game_id,),
-            True,
-        )
-        return None if row is None else _game_info(row, self._sealer)
-
-    def tokens(self, class_id: int) -> tuple[str, dict[int, dict[str, str]]]:
-        row = self._read("SELECT instructor_sealed FROM classes WHERE id = %s", (class_id,), True)
-        if row is None:
-            raise KeyError(f"no class {class_id}")
-        seats: dict[int, dict[str, str]] = {}
-        for game_id, seat, token in self._read(
-            "SELECT s.game_id, s.seat, s.token_sealed FROM seats s "
-            "JOIN games g ON g.id = s.game_id WHERE g.class_id = %s ORDER BY g.team, s.ord",
-            (class_id,),
-        ):
-            seats.setdefault(game_id, {})[seat] = sealed.open_token(self._sealer, token)
-        return sealed.open_token(self._sealer, row[0]), seats
-
-    def lookup_token(self, token: str) -> TokenInfo | None:
-        if not looks_like_token(token):
-            return None
-        clear, token = token, sealed.token_hash(token)
-        row = self._read(
-            "SELECT 'instructor', id, NULL::bigint, NULL FROM classes WHERE instructor_token = %s "
-            "UNION ALL SELECT 'seat', g.class_id, s.game_id, s.seat FROM seats s "
-            "JOIN games g ON g.id = s.game_id WHERE s.token = %s",
-            (token, token),
-            True,
-        )
-        if row is None:
-            return None
-        kind, class_id, game_id, seat = row
-        if kind == "instructor":
-            return TokenInfo("instructor", class_id)
-        return self.remember_seat(TokenInfo("seat", class_id, game_id, seat), clear)
-
-    # --- the action log ------------------------------------------------------------------------
-
-    def submit(
-        self, game_id: int, expected_version: int, seat: str, action: Any, *, _retry: bool = True
-    ) -> Result:
-        """Append one action in one transaction holding the game's row lock, or refuse it.
-
-        The SQLite store's steps (see classroom/sessions/README.md): the action's form
-        and seat; without the lock, :func:`.policy.order_problem` and
-        :func:`.policy.rebase_problem`; under the row lock the same again on fresh rows,
-        :func:`.policy.commander_hold` and the engine's check against the process's
-        :class:`~.live.LiveGame`, then append, feed and update the row.
-        """
-        parsed, why = parse_action(action)
-        if why:
-            return Refused(Refusal.BAD_ACTION, why)
-        wrong_sender = policy.sender_problem(seat, parsed)
-        if wrong_sender is not None:
-            return wrong_sender
-        wrong_version = policy.version_problem(expected_version)
-        if wrong_version is not None:
-            return wrong_version
-        try:
-            game, early = self._precheck(game_id, expected_version, seat)
-        except (psycopg.OperationalError, StoreUnavailable):
-            return Refused(Refusal.BUSY, UNREACHABLE)
-        if early is not None:
-            return early
-        live = self._live_games().get(game)
-        submit_id = uuid.uuid4()
-        mark: list[int] = []
-        with live.lock:
-            try:
-                with self._game_tx(game_id) as (conn, game):
-                    return self._submit_locked(
-                        conn, live, game, game_id, expected_version, seat, parsed, submit_id, mark
-                    )
-            except (psycopg.OperationalError, StoreUnavailable) as exc:
-                self._backend.suspect()
-                if mark:
-                    live.rewind(mark[0])  # not known to be committed: the next catch-up decides
-                result = self._after_lost_submit(game_id, submit_id, parsed, exc)
-            except BaseException:
-                if mark:
-                    live.rewind(mark[0])
-                raise
-        if result is None and _retry:
-            # the connection broke and the order is known NOT to be in the log: send it again
-            # once on a fresh connection (every check is made again there)
-            return self.submit(game_id, expected_version, seat, parsed, _retry=False)
-        return result or Refused(Refusal.BUSY, UNREACHABLE)
-
-    def _precheck(self, game_id: int, expected: int, seat: str):
-        """Refusals that need no row lock: unknown, ended or paused game, a stale order."""
-        game = self.game(game_id)
-        problem = policy.order_problem(game, seat, game_id)
-        if problem is not None:
-            return game, problem
-        if expected == game.version:
-            return game, None
-        since = self.actions(game_id, after=expected) if expected >= 0 else []
-        stale = policy.rebase_problem(game, expected, since)
-        if stale is None:
-            return game, None
-        live = self._live_games().get(game)
-        update = live.catch_up(lambda after: self.actions(game_id, after=after))
-        return game, dataclasses.replace(stale, update=update)
-
-    def _submit_locked(
-        self, conn, live: LiveGame, game, game_id, expected, seat, action, submit_id, mark
-    ) -> Result:
-        problem = policy.order_problem(game, seat, game_id)
-        if problem is not None:
-            return problem
-        caught = self._catch_up_locked(conn, live, game)
-        since = live.log[expected:] if 0 <= expected <= live.version else []
-        refusal = policy.rebase_problem(game, expected, since)
-        if refusal is None:
-            settings = self._class_row(conn, game.class_id).settings
-            refusal = policy.commander_hold(
-                settings, game, seat, self._latest_request(conn, game_id, seat)
-            )
-        if refusal is None:
-            reason = check(live.state, action)
-            if reason is not None and expected != game.version:
-                refusal = policy.stale_after_rebase(game, reason)
-            elif reason is not None:
-                refusal = Refused(Refusal.ILLEGAL, str(reason), game.version, reason.rule)
-        if refusal is not None:
-            return dataclasses.replace(refusal, update=caught)
-        entry = live.next_entry(seat, action, self.now())
-        conn.execute(
-            "INSERT INTO actions (game_id, version, seat, action, turn, phase, at, submit_id) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-            (
-                game_id,
-                entry.version,
-                seat,
-                sealed.action_text(self._sealer, action),
-                entry.turn,
-                entry.phase,
-                entry.at,
-                submit_id,
-            ),
-        )
-        mark.append(live.version)
-        own = live.feed([entry])
-        row = policy.row_after_action(game, live.state)
-        conn.execute(
-            "UPDATE games SET version = %s, revision = revision + 1, turn = %s, phase = %s, "
-            "status = %s, ended_reason = %s WHERE id = %s",
-            (
-                entry.version,
-                live.state.turn,
-                live.state.phase,
-                row.status,
-                row.ended_reason,
-                game_id,
-            ),
-        )
-        if row.expire_queue:
-            conn.execute(
-                "UPDATE requests SET status = 'expired', decided = %s "
-                "WHERE game_id = %s AND status IN ('waiting', 'granted')",
-                (entry.at, game_id),
-            )
-        return Accepted(entry.version, action, update=caught.merge(own))
-
-    def _catch_up_locked(self, conn, live: LiveGame, game: GameInfo) -> Update:
-        """Feed ``live`` the committed actions it lacks (inside the transaction)."""
-        update = live.feed(self._read_actions(conn, game.id, live.version, game.version))
-        if live.version != game.version:
-            raise StoreError(
-                f"game {game.id}: the log ends at version {live.version} "
-                f"but the game row says {game.version}"
-            )
-        return update
-
-    def _latest_request(self, conn, game_id: int, seat: str) -> Request | None:
-        row = conn.execute(
-            "SELECT id, game_id, seat, note, turn, phase, status, asked, decided, decided_by "
-            "FROM requests WHERE game_id = %s AND seat = %s ORDER BY id DESC LIMIT 1",
-            (game_id, seat),
-        ).fetchone()
-        return None if row is None else Request(*row)
-
-    def _after_lost_submit(self, game_id, submit_id, action, exc) -> Result | None:
-        """The connection broke mid-submit: find out on a fresh one whether it committed
-        (Accepted), or that it did not (None), or that nobody can tell yet (BUSY)."""
-        deadline = time.monotonic() + POOL_TIMEOUT
-        while True:
-            try:
-                row = self._read(
-                    "SELECT version FROM actions WHERE submit_id = %s", (submit_id,), True
-                )
-            except (StoreUnavailable, psycopg.Error):
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.2)
-                continue
-            if row is not None:
-                return Accepted(row[0], action)
-            return None
-        # Still unreachable: it was not committed as far as anyone can see; the seat retries
-        # with its version, and a duplicate would be refused as stale.
-        log.warning("submit to game %s: %s; server still unreachable", game_id, exc)
-        return Refused(Refusal.BUSY, UNREACHABLE)
-
-    def _read_actions(self, conn, game_id: int, after: int, upto: int | None, limit=None):
-        rows = conn.execute(
-            "SELECT version, seat, action, turn, phase, at FROM actions "
-            "WHERE game_id = %s AND version > %s AND (%s::integer IS NULL OR version <= %s) "
-            "ORDER BY version LIMIT %s",
-            (game_id, after, upto, upto, limit),
-        ).fetchall()
-        return [_logged(self._sealer, game_id, *r) for r in rows]
-
-    def actions(self, game_id: int, after: int = 0, limit: int | None = None) -> list[LoggedAction]:
-        try:
-            with self._conn(transaction=False) as conn:
-                return self._read_actions(conn, game_id, after, None, limit)
-        except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"PostgreSQL at {self.path}: {exc}") from None
-
-    # --- messages --------------------------------------------------------------------------------
-
-    @contextmanager
-    def _writing(self) -> Iterator[list]:
-        """Turn a lost connection or a lock timeout into a typed BUSY refusal."""
-        box: list = []
-        try:
-            yield box
-        except (psycopg.OperationalError, StoreUnavailable) as exc:
-            self._backend.suspect()
-            why = UNREACHABLE
-            if isinstance(exc, psycopg.errors.LockNotAvailable):
-                why = "the store is busy; nothing was changed, try again"
-            box.append(Refused(Refusal.BUSY, why))
-
-    def _write(self, game_id: int, body: Callable[[Any, GameInfo | None], Result]) -> Result:
-        with self._writing() as refused, self._game_tx(game_id) as (conn, game):
-            return body(conn, game)
-        return refused[0]
-
-    def post_message(self, game_id: int, seat: str, text: str) -> Result:
-        message, why = clean_message(text)
-        if why:
-            return Refused(Refusal.BAD_MESSAGE, why)
-
-        def body(conn, game):
-            problem = policy.game_problem(game, game_id)
-            if problem is not None:
-                return problem
-            settings = self._class_row(conn, game.class_id).settings
-            sent = conn.execute(
-                "SELECT count(*) FROM messages WHERE game_id = %s AND seat = %s AND turn = %s",
-                (game.id, seat, game.turn),
-            ).fetchone()[0]
-            problem = policy.message_problem(settings, game, seat, sent)
-            if problem is not None:
-                return problem
-            now = self.now()
-            mid = conn.execute(
-                "INSERT INTO messages (game_id, seat, turn, text, at) "
-                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                (game_id, seat, game.turn, message, now),
-            ).fetchone()[0]
-            self._bump(conn, game_id)
-            return Accepted(game.version, Message(mid, game_id, seat, game.turn, message, now))
-
-        return self._write(game_id, body)
-
-    def messages(self, game_id: int, after_id: int = 0) -> list[Message]:
-        rows = self._read(
-            "SELECT id, game_id, seat, turn, text, at FROM messages "
-            "WHERE game_id = %s AND id > %s ORDER BY id",
-            (game_id, after_id),
-        )
-        return [Message(*r) for r in rows]
-
-    def messages_sent(self, game_id: int, seat: str, turn: int) -> int:
-        """How many messages ``seat`` sent in ``turn`` (for a "2 of 3 left" label)."""
-        return self._read(
-            "SELECT count(*) FROM messages WHERE game_id = %s AND seat = %s AND turn = %s",
-            (game_id, seat, turn),
-            True,
-        )[0]
-
-    # --- the commander's request queue (CA p.7) ------------------------------------------------
-
-    def request_turn(self, game_id: int, seat: str, note: str = "") -> Result:
-        problem = policy.note_problem(note)
-        if problem is not None:
-            return problem
-
-        def body(conn, game):
-            problem = policy.game_problem(game, game_id)
-            if problem is not None:
-                return problem
-            has_open = conn.execute(
-                "SELECT 1 FROM requests WHERE game_id = %s AND seat = %s "
-                "AND status IN ('waiting', 'granted')",
-                (game_id, seat),
-            ).fetchone()
-            problem = policy.request_problem(game, seat, has_open is not None)
-            if problem is not None:
-                return problem
-            rid = conn.execute(
-                "INSERT INTO requests (game_id, seat, note, turn, phase, status, asked) "
-                "VALUES (%s, %s, %s, %s, %s, 'waiting', %s) RETURNING id",
-                (game_id, seat, note.strip(), game.turn, game.phase, self.now()),
-            ).fetchone()[0]
-            self._bump(conn, game_id)
-            return Accepted(game.version, rid)
-
-        return self._write(game_id, body)
-
-    def decide_request(self, game_id: int, seat: str, request_id: int, grant: bool) -> Result:
-        def body(conn, game):
-            problem = policy.game_problem(game, game_id)
-            if problem is not None:
-                return problem
-            row = conn.execute(
-                "SELECT status FROM requests WHERE id = %s AND game_id = %s",
-                (request_id, game_id),
-            ).fetchone()
-            problem = policy.decide_problem(game, seat, None if row is None else row[0])
-            if problem is not None:
-                return problem
-            conn.execute(
-                "UPDATE requests SET status = %s, decided = %s, decided_by = %s WHERE id = %s",
-                (policy.decided_status(grant), self.now(), seat, request_id),
-            )
-            self._bump(conn, game_id)
-            return Accepted(game.version, request_id)
-
-        return self._write(game_id, body)
-
-    def close_request(self, game_id: int, seat: str) -> Result:
-        def body(conn, game):
-            problem = policy.game_problem(game, game_id)
-            if problem is not None:
-                return problem
-            row = conn.execute(
-                "SELECT id, status FROM requests WHERE game_id = %s AND seat = %s "
-                "AND status IN ('waiting', 'granted')",
-                (game_id, seat),
-            ).fetchone()
-            problem = policy.close_problem(game, seat, None if row is None else row[1])
-            if problem is not None:
-                return problem
-            conn.execute(
-                "UPDATE requests SET status = %s, decided = COALESCE(decided, %s) WHERE id = %s",
-                (policy.closed_status(row[1]), self.now(), row[0]),
-            )
-            self._bump(conn, game_id)
-            return Accepted(game.version, row[0])
-
-        return self._write(game_id, body)
-
-    def requests(self, game_id: int, open_only: bool = True) -> list[Request]:
-        where = "AND status IN ('waiting', 'granted')" if open_only else ""
-        rows = self._read(
-            "SELECT id, game_id, seat, note, turn, phase, status, asked, decided, decided_by "
-            f"FROM requests WHERE game_id = %s {where} ORDER BY id",
-            (game_id,),
-        )
-        return [Request(*r) for r in rows]
+    # --- a follower's reads in one round trip ------------------------------------------------
 
     def follower_snapshot(
         self, game_id: int, after_version: int, after_message: int, limit: int | None
@@ -1142,45 +696,18 @@ class PostgresStore(ClassStore):
         snapshot): the game row, the actions after ``after_version``, the messages after
         ``after_message``, the open queue, the ready flags and the class row. On a busy
         host this is what keeps a move's trip to the other hosts' pages short."""
+        reads = (
+            (GAME_SQL, (game_id,)),
+            (actions_sql(limit=True), (game_id, after_version, limit)),
+            (MESSAGES_SQL, (game_id, after_message)),
+            (OPEN_REQUESTS_SQL, (game_id,)),
+            (READY_SQL, (game_id,)),
+            (CLASS_OF_GAME_SQL, (game_id,)),
+        )
         try:
             with self._conn(transaction=False) as conn, conn.pipeline():
                 conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                cursors = [
-                    conn.execute(q, p)
-                    for q, p in (
-                        (
-                            f"SELECT {_GAME_COLUMNS} FROM games g "
-                            "JOIN classes c ON c.id = g.class_id WHERE g.id = %s",
-                            (game_id,),
-                        ),
-                        (
-                            "SELECT version, seat, action, turn, phase, at FROM actions "
-                            "WHERE game_id = %s AND version > %s ORDER BY version LIMIT %s",
-                            (game_id, after_version, limit),
-                        ),
-                        (
-                            "SELECT id, game_id, seat, turn, text, at FROM messages "
-                            "WHERE game_id = %s AND id > %s ORDER BY id",
-                            (game_id, after_message),
-                        ),
-                        (
-                            "SELECT id, game_id, seat, note, turn, phase, status, asked, decided, "
-                            "decided_by FROM requests WHERE game_id = %s "
-                            "AND status IN ('waiting', 'granted') ORDER BY id",
-                            (game_id,),
-                        ),
-                        (
-                            "SELECT r.seat FROM ready r JOIN games g ON g.id = r.game_id "
-                            "WHERE r.game_id = %s AND r.turn = g.turn AND r.phase = g.phase",
-                            (game_id,),
-                        ),
-                        (
-                            f"SELECT {_CLASS_COLUMNS} FROM classes "
-                            "WHERE id = (SELECT class_id FROM games WHERE id = %s)",
-                            (game_id,),
-                        ),
-                    )
-                ]
+                cursors = [conn.execute(_placeholders(q), p) for q, p in reads]
                 conn.execute("COMMIT")
                 rows = [c.fetchall() for c in cursors]
         except psycopg.OperationalError as exc:
@@ -1189,231 +716,31 @@ class PostgresStore(ClassStore):
         game_rows, actions, messages, requests, ready, classes = rows
         return _FollowerSnapshot(
             game_id,
-            _game_info(game_rows[0], self._sealer) if game_rows else None,
-            [_logged(self._sealer, game_id, *r) for r in actions],
+            game_info(game_rows[0], self._sealer) if game_rows else None,
+            [logged_action(self._sealer, game_id, *r) for r in actions],
             [Message(*r) for r in messages],
             [Request(*r) for r in requests],
             frozenset(r[0] for r in ready),
-            _class_info(classes[0]) if classes else None,
+            class_info(classes[0]) if classes else None,
         )
-
-    # --- ready flags and presence --------------------------------------------------------------
-
-    def set_ready(self, game_id: int, seat: str, ready: bool = True) -> Result:
-        def body(conn, game):
-            problem = policy.ready_problem(game, seat, game_id)
-            if problem is not None:
-                return problem
-            key = (game_id, seat, game.turn, game.phase)
-            if ready:
-                conn.execute(
-                    "INSERT INTO ready (game_id, seat, turn, phase, at) "
-                    "VALUES (%s, %s, %s, %s, %s) "
-                    "ON CONFLICT (game_id, turn, phase, seat) DO UPDATE SET at = EXCLUDED.at",
-                    (*key, self.now()),
-                )
-            else:
-                conn.execute(
-                    "DELETE FROM ready WHERE game_id = %s AND seat = %s AND turn = %s "
-                    "AND phase = %s",
-                    key,
-                )
-            self._bump(conn, game_id)
-            return Accepted(game.version, ready)
-
-        return self._write(game_id, body)
-
-    def ready(self, game_id: int) -> frozenset[str]:
-        rows = self._read(
-            "SELECT r.seat FROM ready r JOIN games g ON g.id = r.game_id "
-            "WHERE r.game_id = %s AND r.turn = g.turn AND r.phase = g.phase",
-            (game_id,),
-        )
-        return frozenset(r[0] for r in rows)
-
-    def heartbeat(self, game_id: int, seat: str, client: str = "") -> Result:
-        # No row lock and no NOTIFY: a heartbeat changes nothing a follower redraws
-        # (followers re-read presence on their own clock, as a seat leaves by not writing).
-        with self._writing() as refused, self._conn() as conn:
-            game = self._game_row(conn, game_id)
-            if game is None:
-                return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
-            if seat != INSTRUCTOR and seat not in game.layout:
-                return policy.unknown_seat(game, seat)
-            conn.execute(
-                "INSERT INTO presence (game_id, seat, client, last_seen) "
-                "VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, seat, client) "
-                "DO UPDATE SET last_seen = EXCLUDED.last_seen",
-                (game_id, seat, str(client), self.now()),
-            )
-            return Accepted(game.version)
-        return refused[0]
-
-    def leave(self, game_id: int, seat: str, client: str = "") -> Result:
-        with self._writing() as refused, self._conn() as conn:
-            conn.execute(
-                "DELETE FROM presence WHERE game_id = %s AND seat = %s AND client = %s",
-                (game_id, seat, str(client)),
-            )
-            return Accepted(None)
-        return refused[0]
-
-    def presence(self, game_id: int) -> dict[str, float]:
-        rows = self._read(
-            "SELECT seat, MAX(last_seen) FROM presence WHERE game_id = %s GROUP BY seat",
-            (game_id,),
-        )
-        return dict(rows)
-
-    def hold_seat(self, game_id: int, seat: str, client: str, take_over: bool = False) -> Result:
-        def body(conn, game):
-            problem = policy.game_problem(game, game_id)
-            if problem is not None:
-                return problem
-            if seat not in game.layout:
-                return policy.unknown_seat(game, seat)
-            row = conn.execute(
-                "SELECT h.client, (SELECT max(last_seen) FROM presence p WHERE "
-                "p.game_id = h.game_id AND p.seat = h.seat AND p.client = h.client) "
-                "FROM seat_holders h WHERE h.game_id = %s AND h.seat = %s",
-                (game_id, seat),
-            ).fetchone()
-            holder, seen = (None, None) if row is None else row
-            now = self.now()
-            if not policy.holds_seat(holder, seen, str(client), now, take_over):
-                return Accepted(game.version, False)
-            if holder != str(client):
-                conn.execute(
-                    "INSERT INTO seat_holders (game_id, seat, client, since) "
-                    "VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, seat) "
-                    "DO UPDATE SET client = EXCLUDED.client, since = EXCLUDED.since",
-                    (game_id, seat, str(client), now),
-                )
-                self._bump(conn, game_id)
-            return Accepted(game.version, True)
-
-        return self._write(game_id, body)
-
-    def seat_holder(self, game_id: int, seat: str) -> str | None:
-        row = self._read(
-            "SELECT client FROM seat_holders WHERE game_id = %s AND seat = %s",
-            (game_id, seat),
-            True,
-        )
-        return None if row is None else row[0]
-
-    # --- the instructor -------------------------------------------------------------------------
-
-    def set_game_status(self, game_id: int, status: str, by: str = INSTRUCTOR) -> Result:
-        problem = policy.status_problem(status)
-        if problem is not None:
-            return problem
-
-        def body(conn, game):
-            problem = policy.status_change_problem(game, game_id, status)
-            if problem is not None:
-                return problem
-            conn.execute(
-                "UPDATE games SET status = %s, ended_reason = %s, revision = revision + 1 "
-                "WHERE id = %s",
-                (status, policy.ended_reason(status, by), game_id),
-            )
-            self._log(conn, game.class_id, game_id, policy.status_verb(status), {"by": by})
-            return Accepted(game.version, status)
-
-        return self._write(game_id, body)
-
-    def _class_write(self, class_id: int, body: Callable[[Any], Result]) -> Result:
-        with self._writing() as refused:
-            with self._lock, self._conn() as conn:
-                row = conn.execute(
-                    "SELECT id FROM classes WHERE id = %s FOR UPDATE", (class_id,)
-                ).fetchone()
-                if row is None:
-                    return Refused(Refusal.UNKNOWN_CLASS, f"there is no class {class_id}")
-                result = body(conn)
-                # every game of the class changed (paused flag or message rules): lock the
-                # rows in id order (as every writer does) and tell their followers
-                games = conn.execute(
-                    "UPDATE games SET revision = revision + 1 WHERE id IN "
-                    "(SELECT id FROM games WHERE class_id = %s ORDER BY id FOR UPDATE) "
-                    "RETURNING id",
-                    (class_id,),
-                ).fetchall()
-                result_box = result
-            self._backend.bump([g for (g,) in games])
-            return result_box
-        return refused[0]
-
-    def set_class_paused(self, class_id: int, paused: bool, by: str = INSTRUCTOR) -> Result:
-        def body(conn):
-            conn.execute("UPDATE classes SET paused = %s WHERE id = %s", (bool(paused), class_id))
-            kind = "pause class" if paused else "resume class"
-            self._log(conn, class_id, None, kind, {"by": by})
-            return Accepted(None, bool(paused))
-
-        return self._class_write(class_id, body)
-
-    def set_settings(self, class_id: int, settings: ClassSettings, by: str = INSTRUCTOR) -> Result:
-        problem = settings.problem()
-        if problem:
-            return Refused(Refusal.BAD_SETTING, problem)
-
-        def body(conn):
-            conn.execute(
-                "UPDATE classes SET message_mode = %s, message_limit = %s, commander_mode = %s "
-                "WHERE id = %s",
-                (settings.message_mode, settings.message_limit, settings.commander, class_id),
-            )
-            data = {
-                "by": by,
-                "mode": settings.message_mode,
-                "limit": settings.message_limit,
-                "commander": settings.commander,
-            }
-            self._log(conn, class_id, None, "message rules", data)
-            return Accepted(None, settings)
-
-        return self._class_write(class_id, body)
-
-    def instructor_log(self, class_id: int) -> list[InstructorEntry]:
-        rows = self._read(
-            "SELECT id, class_id, game_id, kind, data, at FROM instructor_log "
-            "WHERE class_id = %s ORDER BY id",
-            (class_id,),
-        )
-        return [
-            InstructorEntry(i, c, g, k, sealed.log_data_out(self._sealer, json.loads(d)), at)
-            for i, c, g, k, d, at in rows
-        ]
-
-    def _log(self, conn, class_id: int, game_id: int | None, kind: str, data) -> None:
-        conn.execute(
-            "INSERT INTO instructor_log (class_id, game_id, kind, data, at) "
-            "VALUES (%s, %s, %s, %s, %s)",
-            (class_id, game_id, kind, json.dumps(data), self.now()),
-        )
-
-    def _bump(self, conn, game_id: int) -> None:
-        conn.execute("UPDATE games SET revision = revision + 1 WHERE id = %s", (game_id,))
-
-    # --- checking the database -------------------------------------------------------------------
-
-    def integrity(self) -> list[str]:
-        """The log's own invariants: row version = number of actions = highest version."""
-        problems = []
-        for game_id, version, n, top in self._read(
-            "SELECT g.id, g.version, COUNT(a.version), COALESCE(MAX(a.version), 0) "
-            "FROM games g LEFT JOIN actions a ON a.game_id = g.id GROUP BY g.id ORDER BY g.id"
-        ):
-            if not (n == top == version):
-                problems.append(
-                    f"game {game_id}: row version {version}, {n} actions, highest {top}"
-                )
-        return problems
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=512)
+def _placeholders(sql: str) -> str:
+    """The shared store's ``?`` placeholders as psycopg's ``%s``."""
+    return sql.replace("?", "%s")
+
+
+def _runner(conn: psycopg.Connection) -> Callable:
+    """``run(sql, params)`` on ``conn`` for the shared store (and sealed.py, hidden.py)."""
+
+    def run(sql: str, params=()):
+        return conn.execute(_placeholders(sql), params)
+
+    return run
 
 
 @dataclass(frozen=True)
@@ -1453,14 +780,6 @@ def _schema_version(conn) -> int | None:
         return None
     row = conn.execute("SELECT max(version) FROM hexclass_schema").fetchone()
     return row[0]
-
-
-def _logged(sealer, game_id: int, version, seat, raw, turn, phase, at) -> LoggedAction:
-    try:
-        action = sealed.action_from_text(sealer, raw, seat)
-    except (ValueError, ActionFormatError) as exc:
-        raise StoreError(f"game {game_id} version {version}: unreadable action: {exc}") from None
-    return LoggedAction(game_id, version, seat, action, turn, phase, at)
 
 
 __all__ = ["PostgresStore", "SCHEMA", "SCHEMA_VERSION", "StoreUnavailable", "masked_url"]

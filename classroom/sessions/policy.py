@@ -173,7 +173,8 @@ def rebase_problem(game: GameInfo, expected: int, since: Sequence[LoggedAction])
 
 def stale_after_rebase(game: GameInfo, reason) -> Refused:
     """A rebased order the engine no longer allows: stale, saying what changed."""
-    return Refused(Refusal.STALE, f"{STALE_MESSAGE} (now: {reason})", game.version, reason.rule)
+    message = f"{STALE_MESSAGE} (now: {reason})"
+    return Refused(Refusal.STALE, message, game.version, reason.rule, now=str(reason))
 
 
 def commander_hold(

@@ -170,6 +170,7 @@ class Relay:
             detail.get("version"),
             detail.get("rule") or None,
             update=update,
+            now=detail.get("now"),
         )
 
     def _verdict(self, nonce: str, deadline: float):

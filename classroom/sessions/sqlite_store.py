@@ -6,12 +6,9 @@ the busy timeout); readers never wait for writers (WAL). ``synchronous=FULL`` ma
 commit durable before :meth:`SQLiteStore.submit` returns, so an acknowledged action
 survives a ``kill -9`` or a power cut.
 
-Submitting catches the process's :class:`~.live.LiveGame` up with the log, asks
-:mod:`.policy` whether the seat may act (and whether an order drawn at an older
-version may be rebased), asks the engine whether the order is legal, appends and
-commits, all inside one transaction; a stale order is refused before taking the write
-lock when the log already shows a new phase. This module only persists and notifies:
-every co-op decision is a :mod:`.policy` function.
+Every co-op sequence (submitting, messages, the queue, the instructor's changes) and
+the secrets kept at rest are :class:`~.sql_store.SQLStore`'s; this module only connects,
+keeps the schema and its upgrades, and turns SQLite's errors into sentences.
 
 >>> import tempfile, os
 >>> from classroom.combined_arms import EndPhase
@@ -29,8 +26,6 @@ every co-op decision is a :mod:`.policy` function.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import os
 import pathlib
 import sqlite3
@@ -38,41 +33,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from classroom.combined_arms.actions import ActionFormatError
-from classroom.combined_arms.engine import check
-
-from . import policy, sealed
-from .hidden import HIDDEN_TABLES, HiddenTables
-from .live import LiveGame, Update
-from .roles import Layout, LayoutError
-from .store import (
-    INSTRUCTOR,
-    OPEN_REQUESTS,
-    Accepted,
-    ClassInfo,
-    ClassSettings,
-    ClassStore,
-    CreatedClass,
-    GameInfo,
-    GameSpec,
-    InstructorEntry,
-    LoggedAction,
-    Message,
-    Refusal,
-    Refused,
-    Request,
-    Result,
-    StoreError,
-    TokenInfo,
-    clean_message,
-    initial_state,
-    looks_like_token,
-    options_from_json,
-    options_to_json,
-    parse_action,
-)
+from . import sealed
+from .hidden import HIDDEN_TABLES
+from .sql_store import Dialect, SQLStore
+from .store import Refusal, Refused, StoreError
 
 SCHEMA_VERSION = 4  # 3: the enemy-player tables (hidden.py); 4: tokens hashed, secrets sealed
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for the lock before giving up
@@ -199,15 +164,8 @@ MIGRATIONS = {
     4: list(sealed.UPGRADE_COLUMNS),
 }
 
-_CLASS_COLUMNS = "id, name, created, message_mode, message_limit, paused, commander_mode"
 
-_GAME_COLUMNS = (
-    "g.id, g.class_id, g.team, g.seed_sealed, g.options, g.layout, g.start, g.status, c.paused, "
-    "g.version, g.revision, g.turn, g.phase, g.created, g.ended_reason"
-)
-
-
-class SQLiteStore(ClassStore):
+class SQLiteStore(SQLStore):
     """A :class:`~.store.ClassStore` in one SQLite file (created if missing).
 
     ``key`` is the store's key (:mod:`.sealed`): by default found for this file
@@ -215,7 +173,14 @@ class SQLiteStore(ClassStore):
     token, no sealed view can be read). ``durable=False`` drops to ``synchronous=NORMAL`` (still crash-safe for the
     database, but the last commits may be lost on power failure); the default is the
     durable ``FULL``. ``clock`` replaces :func:`time.time` (tests).
+
+    Every co-op sequence is :class:`~.sql_store.SQLStore`'s; this class only connects,
+    keeps the schema and turns SQLite's errors into sentences. One write transaction
+    (``BEGIN IMMEDIATE``) holds the whole file, so a game's write needs no row lock.
     """
+
+    dialect = Dialect(seat_order="rowid")
+    _lost = (sqlite3.OperationalError,)
 
     def __init__(
         self,
@@ -271,7 +236,7 @@ class SQLiteStore(ClassStore):
         have = self._conn.execute("PRAGMA user_version").fetchone()[0]
         if have == SCHEMA_VERSION:
             return
-        with self._write() as db:
+        with self._write_tx() as db:
             have = db.execute("PRAGMA user_version").fetchone()[0]
             if have > SCHEMA_VERSION:
                 raise StoreError(
@@ -300,11 +265,11 @@ class SQLiteStore(ClassStore):
         if row is not None:  # the usual case: read only, no write lock
             sealed.check_key(lambda sql, p: _One(row), self._sealer, str(self.path))
             return
-        with self._write() as db:
+        with self._write_tx() as db:
             sealed.check_key(db.execute, self._sealer, str(self.path))
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write_tx(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: BEGIN IMMEDIATE takes the write lock up front."""
         with self._lock:
             try:
@@ -322,7 +287,7 @@ class SQLiteStore(ClassStore):
                 raise store_fault(exc, self.path) from exc  # busy: submit & co. refuse BUSY
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def _read_tx(self) -> Iterator[sqlite3.Connection]:
         """A consistent read snapshot across several statements (never blocks writers)."""
         with self._lock:
             try:
@@ -337,25 +302,27 @@ class SQLiteStore(ClassStore):
                     raise
                 raise store_fault(exc, self.path) from exc
 
-    def _busy(self, exc: sqlite3.OperationalError, version: int | None = None) -> Refused:
+    # --- what the shared store asks of its backend ---------------------------------------------
+
+    @contextmanager
+    def _tx(self, batch: bool = False) -> Iterator[Callable]:
+        with self._write_tx() as db:
+            yield db.execute
+
+    def _reading(self, read: Callable, consistent: bool = False):
+        if consistent:
+            with self._read_tx() as db:
+                return read(db.execute)
+        with self._lock:  # one statement: no transaction of its own needed
+            return read(self._conn.execute)
+
+    def _busy_refusal(self, exc: BaseException) -> Refused:
         if _is_busy(exc):
-            return Refused(
-                Refusal.BUSY, "the store is busy; nothing was changed, try again", version
-            )
+            return Refused(Refusal.BUSY, "the store is busy; nothing was changed, try again")
         raise exc
 
     def now(self) -> float:
         return self._clock()
-
-    def hidden(self) -> HiddenTables:
-        """The enemy-player tables (orders and seat views, ``hidden.py``) in this file."""
-
-        @contextmanager
-        def tx():
-            with self._write() as db:
-                yield db.execute
-
-        return HiddenTables(tx, self.now, self.seat_key)
 
     def change_token(self, game_id: int | None = None) -> int:
         """``PRAGMA data_version``: changes when another connection commits (any game)."""
@@ -378,670 +345,13 @@ class SQLiteStore(ClassStore):
                 self._conn = None  # type: ignore[assignment]
                 self._live_games().clear()
 
-    # --- rows -> values ------------------------------------------------------------------------
-
-    def _game_row(self, db: sqlite3.Connection, game_id: int) -> GameInfo | None:
-        row = db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games g JOIN classes c ON c.id = g.class_id "
-            "WHERE g.id = ?",
-            (game_id,),
-        ).fetchone()
-        return None if row is None else _game_info(row, self._sealer)
-
-    def _class_row(self, db: sqlite3.Connection, class_id: int) -> ClassInfo | None:
-        row = db.execute(
-            f"SELECT {_CLASS_COLUMNS} FROM classes WHERE id = ?", (class_id,)
-        ).fetchone()
-        return None if row is None else _class_info(row)
-
-    # --- classes -------------------------------------------------------------------------------
-
-    def create_class(
-        self, name: str, settings: ClassSettings, games: list[GameSpec]
-    ) -> CreatedClass:
-        problem = settings.problem()
-        if problem:
-            raise ValueError(problem)
-        if not games:
-            raise ValueError("games: a class needs at least one team game")
-        teams = [g.team for g in games]
-        if len(set(teams)) != len(teams):
-            raise ValueError(f"games: team numbers must differ, got {teams}")
-        for g in games:
-            initial_state(g)  # a bad seed or start position fails here, before writing
-        now = self.now()
-        token, token_hash, token_sealed = sealed.new_token_row(self._sealer)
-        with self._write() as db:
-            cur = db.execute(
-                "INSERT INTO classes (name, instructor_token, instructor_sealed, message_mode, "
-                "message_limit, commander_mode, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    name,
-                    token_hash,
-                    token_sealed,
-                    settings.message_mode,
-                    settings.message_limit,
-                    settings.commander,
-                    now,
-                ),
-            )
-            class_id = cur.lastrowid
-            seat_tokens: dict[int, dict[str, str]] = {}
-            for g in games:
-                game_id = self._insert_game(db, class_id, g, now)
-                seat_tokens[game_id] = self._insert_seats(db, game_id, g.layout)
-            data = sealed.create_log_data(self._sealer, teams, [g.seed for g in games])
-            db.execute(
-                "INSERT INTO instructor_log (class_id, game_id, kind, data, at) "
-                "VALUES (?, NULL, 'create', ?, ?)",
-                (class_id, json.dumps(data), now),
-            )
-            info = self._class_row(db, class_id)
-            rows = [self._game_row(db, gid) for gid in seat_tokens]
-        return CreatedClass(info, token, rows, seat_tokens)
-
-    def _insert_game(self, db: sqlite3.Connection, class_id: int, g: GameSpec, now: float) -> int:
-        cur = db.execute(
-            "INSERT INTO games (class_id, team, seed, seed_sealed, options, layout, start, "
-            "created) VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
-            (
-                class_id,
-                g.team,
-                sealed.seal_int(self._sealer, g.seed, "seed"),
-                json.dumps(options_to_json(g.options)),
-                json.dumps(g.layout.to_json()),
-                None if g.start is None else json.dumps(g.start),
-                now,
-            ),
-        )
-        return cur.lastrowid
-
-    def _insert_seats(self, db: sqlite3.Connection, game_id: int, layout: Layout) -> dict[str, str]:
-        tokens = {}
-        for seat in layout.names:
-            tokens[seat], token_hash, token_sealed = sealed.new_token_row(self._sealer)
-            db.execute(
-                "INSERT INTO seats (game_id, seat, token, token_sealed) VALUES (?, ?, ?, ?)",
-                (game_id, seat, token_hash, token_sealed),
-            )
-        return tokens
-
-    def class_info(self, class_id: int) -> ClassInfo | None:
-        with self._lock:
-            return self._class_row(self._conn, class_id)
-
-    def classes(self) -> list[ClassInfo]:
-        with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {_CLASS_COLUMNS} FROM classes ORDER BY id"
-            ).fetchall()
-        return [_class_info(r) for r in rows]
-
-    def games(self, class_id: int) -> list[GameInfo]:
-        with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games g JOIN classes c ON c.id = g.class_id "
-                "WHERE g.class_id = ? ORDER BY g.team",
-                (class_id,),
-            ).fetchall()
-        return [_game_info(r, self._sealer) for r in rows]
-
-    def game(self, game_id: int) -> GameInfo | None:
-        with self._lock:
-            return self._game_row(self._conn, game_id)
-
-    def tokens(self, class_id: int) -> tuple[str, dict[int, dict[str, str]]]:
-        with self._read() as db:
-            row = db.execute(
-                "SELECT instructor_sealed FROM classes WHERE id = ?", (class_id,)
-            ).fetchone()
-            if row is None:
-                raise KeyError(f"no class {class_id}")
-            seats: dict[int, dict[str, str]] = {}
-            for game_id, seat, token in db.execute(
-                "SELECT s.game_id, s.seat, s.token_sealed FROM seats s "
-                "JOIN games g ON g.id = s.game_id WHERE g.class_id = ? ORDER BY g.team, s.rowid",
-                (class_id,),
-            ):
-                seats.setdefault(game_id, {})[seat] = sealed.open_token(self._sealer, token)
-        return sealed.open_token(self._sealer, row[0]), seats
-
-    def lookup_token(self, token: str) -> TokenInfo | None:
-        if not looks_like_token(token):
-            return None
-        clear, token = token, sealed.token_hash(token)
-        with self._read() as db:
-            row = db.execute(
-                "SELECT id FROM classes WHERE instructor_token = ?", (token,)
-            ).fetchone()
-            if row is not None:
-                return TokenInfo("instructor", row[0])
-            row = db.execute(
-                "SELECT g.class_id, s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id "
-                "WHERE s.token = ?",
-                (token,),
-            ).fetchone()
-        if row is None:
-            return None
-        return self.remember_seat(TokenInfo("seat", row[0], row[1], row[2]), clear)
-
-    # --- the action log ------------------------------------------------------------------------
-
-    def submit(self, game_id: int, expected_version: int, seat: str, action: Any) -> Result:
-        """Append one action in one ``BEGIN IMMEDIATE`` transaction, or refuse it.
-
-        Order of checks: the action's form and seat; then, without the write lock, the
-        game, seat and status and whether an older ``expected_version`` can be rebased
-        (:func:`.policy.rebase_problem`); then, holding the lock, the same again on the
-        current rows, the strict commander's queue (:func:`.policy.commander_hold`) and
-        the engine's :func:`~classroom.combined_arms.engine.check`. The result carries
-        the :class:`~.live.Update` of this process's live game (accepted or not).
-        """
-        parsed, why = parse_action(action)
-        if why:
-            return Refused(Refusal.BAD_ACTION, why)
-        wrong_sender = policy.sender_problem(seat, parsed)
-        if wrong_sender is not None:
-            return wrong_sender
-        wrong_version = policy.version_problem(expected_version)
-        if wrong_version is not None:
-            return wrong_version
-        try:
-            game, early = self._precheck(game_id, expected_version, seat)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-        if early is not None:
-            return early
-        live = self._live_games().get(game)
-        mark: list[int] = []
-        with live.lock:
-            try:
-                with self._write() as db:
-                    return self._submit_locked(
-                        db, live, game_id, expected_version, seat, parsed, mark
-                    )
-            except sqlite3.OperationalError as exc:
-                if mark:
-                    live.rewind(mark[0])  # the commit did not happen: forget the applied action
-                return self._busy(exc)
-            except BaseException:
-                if mark:
-                    live.rewind(mark[0])
-                raise
-
-    def _precheck(self, game_id: int, expected: int, seat: str):
-        """Refusals that need no write lock: unknown, ended or paused game, a stale order."""
-        with self._read() as db:
-            game = self._game_row(db, game_id)
-            problem = policy.order_problem(game, seat, game_id)
-            if problem is not None:
-                return game, problem
-            if expected == game.version:
-                return game, None
-            since = self._read_actions(db, game_id, expected, None) if expected >= 0 else []
-        stale = policy.rebase_problem(game, expected, since)
-        if stale is None:
-            return game, None
-        live = self._live_games().get(game)
-        update = live.catch_up(lambda after: self.actions(game_id, after=after))
-        return game, dataclasses.replace(stale, update=update)
-
-    def _submit_locked(
-        self,
-        db: sqlite3.Connection,
-        live: LiveGame,
-        game_id: int,
-        expected: int,
-        seat: str,
-        action: Any,
-        mark: list[int],
-    ) -> Result:
-        game = self._game_row(db, game_id)
-        problem = policy.order_problem(game, seat, game_id)
-        if problem is not None:
-            return problem
-        caught = self._catch_up_locked(db, live, game)
-        since = live.log[expected:] if 0 <= expected <= live.version else []
-        refusal = policy.rebase_problem(game, expected, since)
-        if refusal is None:
-            settings = self._class_row(db, game.class_id).settings
-            latest = self._latest_request(db, game, seat)
-            refusal = policy.commander_hold(settings, game, seat, latest)
-        if refusal is None:
-            reason = check(live.state, action)
-            if reason is not None and expected != game.version:
-                refusal = policy.stale_after_rebase(game, reason)
-            elif reason is not None:
-                refusal = Refused(Refusal.ILLEGAL, str(reason), game.version, reason.rule)
-        if refusal is not None:
-            return dataclasses.replace(refusal, update=caught)
-        entry = live.next_entry(seat, action, self.now())
-        db.execute(
-            "INSERT INTO actions (game_id, version, seat, action, turn, phase, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                entry.version,
-                seat,
-                sealed.action_text(self._sealer, action),
-                entry.turn,
-                entry.phase,
-                entry.at,
-            ),
-        )
-        mark.append(live.version)
-        own = live.feed([entry])
-        row = policy.row_after_action(game, live.state)
-        db.execute(
-            "UPDATE games SET version = ?, revision = revision + 1, turn = ?, phase = ?, "
-            "status = ?, ended_reason = ? WHERE id = ?",
-            (
-                entry.version,
-                live.state.turn,
-                live.state.phase,
-                row.status,
-                row.ended_reason,
-                game_id,
-            ),
-        )
-        if row.expire_queue:
-            db.execute(
-                "UPDATE requests SET status = 'expired', decided = ? "
-                "WHERE game_id = ? AND status IN ('waiting', 'granted')",
-                (entry.at, game_id),
-            )
-        return Accepted(entry.version, action, update=caught.merge(own))
-
-    def _catch_up_locked(self, db: sqlite3.Connection, live: LiveGame, game: GameInfo) -> Update:
-        """Feed ``live`` the committed actions it lacks (inside the transaction)."""
-        update = live.feed(self._read_actions(db, game.id, live.version, None))
-        if live.version != game.version:
-            raise StoreError(
-                f"game {game.id}: the log ends at version {live.version} "
-                f"but the game row says {game.version}"
-            )
-        return update
-
-    def _latest_request(self, db: sqlite3.Connection, game: GameInfo, seat: str) -> Request | None:
-        row = db.execute(
-            "SELECT id, game_id, seat, note, turn, phase, status, asked, decided, decided_by "
-            "FROM requests WHERE game_id = ? AND seat = ? ORDER BY id DESC LIMIT 1",
-            (game.id, seat),
-        ).fetchone()
-        return None if row is None else Request(*row)
-
-    def _read_actions(
-        self, db: sqlite3.Connection, game_id: int, after: int, limit: int | None
-    ) -> list[LoggedAction]:
-        rows = db.execute(
-            "SELECT version, seat, action, turn, phase, at FROM actions "
-            "WHERE game_id = ? AND version > ? ORDER BY version LIMIT ?",
-            (game_id, after, -1 if limit is None else limit),
-        ).fetchall()
-        out = []
-        for version, seat, raw, turn, phase, at in rows:
-            try:
-                action = sealed.action_from_text(self._sealer, raw, seat)
-            except (ValueError, ActionFormatError) as exc:
-                raise StoreError(
-                    f"game {game_id} version {version}: unreadable action: {exc}"
-                ) from None
-            out.append(LoggedAction(game_id, version, seat, action, turn, phase, at))
-        return out
-
-    def actions(self, game_id: int, after: int = 0, limit: int | None = None) -> list[LoggedAction]:
-        with self._lock:
-            return self._read_actions(self._conn, game_id, after, limit)
-
-    # --- messages -------------------------------------------------------------------------------
-
-    def post_message(self, game_id: int, seat: str, text: str) -> Result:
-        body, why = clean_message(text)
-        if why:
-            return Refused(Refusal.BAD_MESSAGE, why)
-        try:
-            with self._write() as db:
-                return self._post_locked(db, game_id, seat, body)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def _post_locked(self, db: sqlite3.Connection, game_id: int, seat: str, body: str) -> Result:
-        game = self._game_row(db, game_id)
-        problem = policy.game_problem(game, game_id)
-        if problem is not None:
-            return problem
-        settings = self._class_row(db, game.class_id).settings
-        sent = self._sent(db, game_id, seat, game.turn)
-        problem = policy.message_problem(settings, game, seat, sent)
-        if problem is not None:
-            return problem
-        now = self.now()
-        cur = db.execute(
-            "INSERT INTO messages (game_id, seat, turn, text, at) VALUES (?, ?, ?, ?, ?)",
-            (game_id, seat, game.turn, body, now),
-        )
-        self._bump(db, game_id)
-        return Accepted(game.version, Message(cur.lastrowid, game_id, seat, game.turn, body, now))
-
-    def _sent(self, db: sqlite3.Connection, game_id: int, seat: str, turn: int) -> int:
-        return db.execute(
-            "SELECT COUNT(*) FROM messages WHERE game_id = ? AND seat = ? AND turn = ?",
-            (game_id, seat, turn),
-        ).fetchone()[0]
-
-    def messages(self, game_id: int, after_id: int = 0) -> list[Message]:
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT id, game_id, seat, turn, text, at FROM messages "
-                "WHERE game_id = ? AND id > ? ORDER BY id",
-                (game_id, after_id),
-            ).fetchall()
-        return [Message(*r) for r in rows]
-
-    def messages_sent(self, game_id: int, seat: str, turn: int) -> int:
-        """How many messages ``seat`` sent in ``turn`` (for a "2 of 3 left" label)."""
-        with self._lock:
-            return self._sent(self._conn, game_id, seat, turn)
-
-    # --- the commander's request queue (CA p.7) --------------------------------------------------
-
-    def request_turn(self, game_id: int, seat: str, note: str = "") -> Result:
-        problem = policy.note_problem(note)
-        if problem is not None:
-            return problem
-        try:
-            with self._write() as db:
-                game = self._game_row(db, game_id)
-                problem = policy.game_problem(game, game_id)
-                if problem is not None:
-                    return problem
-                has_open = self._open_request(db, game_id, seat) is not None
-                problem = policy.request_problem(game, seat, has_open)
-                if problem is not None:
-                    return problem
-                cur = db.execute(
-                    "INSERT INTO requests (game_id, seat, note, turn, phase, status, asked) "
-                    "VALUES (?, ?, ?, ?, ?, 'waiting', ?)",
-                    (game_id, seat, note.strip(), game.turn, game.phase, self.now()),
-                )
-                self._bump(db, game_id)
-                return Accepted(game.version, cur.lastrowid)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def _open_request(self, db: sqlite3.Connection, game_id: int, seat: str):
-        return db.execute(
-            "SELECT id, status FROM requests WHERE game_id = ? AND seat = ? "
-            "AND status IN ('waiting', 'granted')",
-            (game_id, seat),
-        ).fetchone()
-
-    def decide_request(self, game_id: int, seat: str, request_id: int, grant: bool) -> Result:
-        try:
-            with self._write() as db:
-                game = self._game_row(db, game_id)
-                problem = policy.game_problem(game, game_id)
-                if problem is not None:
-                    return problem
-                row = db.execute(
-                    "SELECT status FROM requests WHERE id = ? AND game_id = ?",
-                    (request_id, game_id),
-                ).fetchone()
-                problem = policy.decide_problem(game, seat, None if row is None else row[0])
-                if problem is not None:
-                    return problem
-                db.execute(
-                    "UPDATE requests SET status = ?, decided = ?, decided_by = ? WHERE id = ?",
-                    (policy.decided_status(grant), self.now(), seat, request_id),
-                )
-                self._bump(db, game_id)
-                return Accepted(game.version, request_id)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def close_request(self, game_id: int, seat: str) -> Result:
-        try:
-            with self._write() as db:
-                game = self._game_row(db, game_id)
-                problem = policy.game_problem(game, game_id)
-                if problem is not None:
-                    return problem
-                row = self._open_request(db, game_id, seat)
-                problem = policy.close_problem(game, seat, None if row is None else row[1])
-                if problem is not None:
-                    return problem
-                db.execute(
-                    "UPDATE requests SET status = ?, decided = COALESCE(decided, ?) WHERE id = ?",
-                    (policy.closed_status(row[1]), self.now(), row[0]),
-                )
-                self._bump(db, game_id)
-                return Accepted(game.version, row[0])
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def requests(self, game_id: int, open_only: bool = True) -> list[Request]:
-        where = f"AND status IN {OPEN_REQUESTS!r}" if open_only else ""
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT id, game_id, seat, note, turn, phase, status, asked, decided, decided_by "
-                f"FROM requests WHERE game_id = ? {where} ORDER BY id",
-                (game_id,),
-            ).fetchall()
-        return [Request(*r) for r in rows]
-
-    # --- ready flags, presence and who holds a seat ----------------------------------------------
-
-    def set_ready(self, game_id: int, seat: str, ready: bool = True) -> Result:
-        try:
-            with self._write() as db:
-                game = self._game_row(db, game_id)
-                problem = policy.ready_problem(game, seat, game_id)
-                if problem is not None:
-                    return problem
-                key = (game_id, seat, game.turn, game.phase)
-                if ready:
-                    db.execute(
-                        "INSERT OR REPLACE INTO ready (game_id, seat, turn, phase, at) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        (*key, self.now()),
-                    )
-                else:
-                    db.execute(
-                        "DELETE FROM ready WHERE game_id = ? AND seat = ? AND turn = ? AND phase = ?",
-                        key,
-                    )
-                self._bump(db, game_id)
-                return Accepted(game.version, ready)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def ready(self, game_id: int) -> frozenset[str]:
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT r.seat FROM ready r JOIN games g ON g.id = r.game_id "
-                "WHERE r.game_id = ? AND r.turn = g.turn AND r.phase = g.phase",
-                (game_id,),
-            ).fetchall()
-        return frozenset(r[0] for r in rows)
-
-    def heartbeat(self, game_id: int, seat: str, client: str = "") -> Result:
-        try:
-            with self._write() as db:
-                game = self._game_row(db, game_id)
-                if game is None:
-                    return Refused(Refusal.UNKNOWN_GAME, f"there is no game {game_id}")
-                if seat != INSTRUCTOR and seat not in game.layout:
-                    return policy.unknown_seat(game, seat)
-                db.execute(
-                    "INSERT OR REPLACE INTO presence (game_id, seat, client, last_seen) "
-                    "VALUES (?, ?, ?, ?)",
-                    (game_id, seat, str(client), self.now()),
-                )
-                return Accepted(game.version)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def leave(self, game_id: int, seat: str, client: str = "") -> Result:
-        try:
-            with self._write() as db:
-                db.execute(
-                    "DELETE FROM presence WHERE game_id = ? AND seat = ? AND client = ?",
-                    (game_id, seat, str(client)),
-                )
-                return Accepted(None)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def presence(self, game_id: int) -> dict[str, float]:
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT seat, MAX(last_seen) FROM presence WHERE game_id = ? GROUP BY seat",
-                (game_id,),
-            ).fetchall()
-        return dict(rows)
-
-    def hold_seat(self, game_id: int, seat: str, client: str, take_over: bool = False) -> Result:
-        try:
-            with self._write() as db:
-                game = self._game_row(db, game_id)
-                problem = policy.game_problem(game, game_id)
-                if problem is not None:
-                    return problem
-                if seat not in game.layout:
-                    return policy.unknown_seat(game, seat)
-                row = db.execute(
-                    "SELECT h.client, (SELECT MAX(last_seen) FROM presence p WHERE "
-                    "p.game_id = h.game_id AND p.seat = h.seat AND p.client = h.client) "
-                    "FROM seat_holders h WHERE h.game_id = ? AND h.seat = ?",
-                    (game_id, seat),
-                ).fetchone()
-                holder, seen = (None, None) if row is None else row
-                now = self.now()
-                if not policy.holds_seat(holder, seen, str(client), now, take_over):
-                    return Accepted(game.version, False)
-                if holder != str(client):
-                    db.execute(
-                        "INSERT OR REPLACE INTO seat_holders (game_id, seat, client, since) "
-                        "VALUES (?, ?, ?, ?)",
-                        (game_id, seat, str(client), now),
-                    )
-                    self._bump(db, game_id)
-                return Accepted(game.version, True)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def seat_holder(self, game_id: int, seat: str) -> str | None:
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT client FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat)
-            ).fetchone()
-        return None if row is None else row[0]
-
-    # --- the instructor ---------------------------------------------------------------------------
-
-    def set_game_status(self, game_id: int, status: str, by: str = INSTRUCTOR) -> Result:
-        problem = policy.status_problem(status)
-        if problem is not None:
-            return problem
-        try:
-            with self._write() as db:
-                game = self._game_row(db, game_id)
-                problem = policy.status_change_problem(game, game_id, status)
-                if problem is not None:
-                    return problem
-                db.execute(
-                    "UPDATE games SET status = ?, ended_reason = ?, revision = revision + 1 "
-                    "WHERE id = ?",
-                    (status, policy.ended_reason(status, by), game_id),
-                )
-                self._log(db, game.class_id, game_id, policy.status_verb(status), {"by": by})
-                return Accepted(game.version, status)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def set_class_paused(self, class_id: int, paused: bool, by: str = INSTRUCTOR) -> Result:
-        try:
-            with self._write() as db:
-                if self._class_row(db, class_id) is None:
-                    return Refused(Refusal.UNKNOWN_CLASS, f"there is no class {class_id}")
-                db.execute(
-                    "UPDATE classes SET paused = ? WHERE id = ?", (int(bool(paused)), class_id)
-                )
-                db.execute(
-                    "UPDATE games SET revision = revision + 1 WHERE class_id = ?", (class_id,)
-                )
-                kind = "pause class" if paused else "resume class"
-                self._log(db, class_id, None, kind, {"by": by})
-                return Accepted(None, bool(paused))
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def set_settings(self, class_id: int, settings: ClassSettings, by: str = INSTRUCTOR) -> Result:
-        problem = settings.problem()
-        if problem:
-            return Refused(Refusal.BAD_SETTING, problem)
-        try:
-            with self._write() as db:
-                if self._class_row(db, class_id) is None:
-                    return Refused(Refusal.UNKNOWN_CLASS, f"there is no class {class_id}")
-                db.execute(
-                    "UPDATE classes SET message_mode = ?, message_limit = ?, commander_mode = ? "
-                    "WHERE id = ?",
-                    (settings.message_mode, settings.message_limit, settings.commander, class_id),
-                )
-                db.execute(
-                    "UPDATE games SET revision = revision + 1 WHERE class_id = ?", (class_id,)
-                )
-                data = {
-                    "by": by,
-                    "mode": settings.message_mode,
-                    "limit": settings.message_limit,
-                    "commander": settings.commander,
-                }
-                self._log(db, class_id, None, "message rules", data)
-                return Accepted(None, settings)
-        except sqlite3.OperationalError as exc:
-            return self._busy(exc)
-
-    def instructor_log(self, class_id: int) -> list[InstructorEntry]:
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT id, class_id, game_id, kind, data, at FROM instructor_log "
-                "WHERE class_id = ? ORDER BY id",
-                (class_id,),
-            ).fetchall()
-        return [
-            InstructorEntry(i, c, g, k, sealed.log_data_out(self._sealer, json.loads(d)), at)
-            for i, c, g, k, d, at in rows
-        ]
-
-    def _log(self, db: sqlite3.Connection, class_id: int, game_id: int | None, kind: str, data):
-        db.execute(
-            "INSERT INTO instructor_log (class_id, game_id, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-            (class_id, game_id, kind, json.dumps(data), self.now()),
-        )
-
-    def _bump(self, db: sqlite3.Connection, game_id: int) -> None:
-        db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
-
     # --- checking the file -----------------------------------------------------------------------
 
     def integrity(self) -> list[str]:
         """Problems found by SQLite's integrity check and the log's own invariants ([] if none)."""
-        problems = []
-        with self._read() as db:
+        with self._read_tx() as db:
             result = [r[0] for r in db.execute("PRAGMA integrity_check")]
-            if result != ["ok"]:
-                problems.extend(result)
-            for game_id, version, n, top in db.execute(
-                "SELECT g.id, g.version, COUNT(a.version), COALESCE(MAX(a.version), 0) "
-                "FROM games g LEFT JOIN actions a ON a.game_id = g.id GROUP BY g.id"
-            ):
-                if not (n == top == version):
-                    problems.append(
-                        f"game {game_id}: row version {version}, {n} actions, highest {top}"
-                    )
-        return problems
+        return ([] if result == ["ok"] else result) + super().integrity()
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -1057,32 +367,6 @@ def _statements(script: str) -> list[str]:
             out.append(joined)
             buf = []
     return out
-
-
-def _game_info(row, sealer: sealed.Sealer | None) -> GameInfo:
-    (gid, cid, team, seed, options, layout, start, status, paused, version, revision, turn,
-     phase, created, ended_reason) = row  # fmt: skip
-    try:
-        lay = Layout.from_json(json.loads(layout), source=f"game {gid} layout")
-    except (ValueError, LayoutError) as exc:
-        raise StoreError(str(exc)) from None
-    return GameInfo(
-        id=gid,
-        class_id=cid,
-        team=team,
-        seed=sealed.open_int(sealer, seed, "seed"),
-        options=options_from_json(json.loads(options)),
-        layout=lay,
-        start=None if start is None else json.loads(start),
-        status=status,
-        class_paused=bool(paused),
-        version=version,
-        revision=revision,
-        turn=turn,
-        phase=phase,
-        created=created,
-        ended_reason=ended_reason,
-    )
 
 
 def private_file(path: pathlib.Path) -> None:
@@ -1169,11 +453,6 @@ def store_fault(exc: BaseException, path) -> StoreError:
         what = "could not be used"
     kind = StoreBusy if _is_busy(exc) else StoreError
     return kind(f"the class store {path} {what} [{type(exc).__name__}: {text}]")
-
-
-def _class_info(row) -> ClassInfo:
-    cid, name, created, mode, limit, paused, commander = row
-    return ClassInfo(cid, name, created, ClassSettings(mode, limit, commander), bool(paused))
 
 
 __all__ = ["SQLiteStore", "SCHEMA", "SCHEMA_VERSION"]

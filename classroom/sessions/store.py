@@ -10,9 +10,10 @@ moved on, see :func:`.policy.rebase_problem`). Everything else here (messages, t
 beside the log so that every page can follow it.
 
 :class:`GameStore` is what a seat page needs; :class:`ClassStore` adds what the
-instructor console needs. ``sqlite_store.SQLiteStore`` is the embedded
-implementation; a PostgreSQL store implements the same two classes (LISTEN/NOTIFY
-behind :meth:`GameStore.change_token`) and no caller changes. The co-op rules that are
+instructor console needs. ``sql_store.SQLStore`` implements both once over a small
+SQL backend: ``sqlite_store.SQLiteStore`` (embedded) and ``pg_store.PostgresStore``
+(LISTEN/NOTIFY behind :meth:`GameStore.change_token` and
+:meth:`GameStore.wait_for_change`); no caller tells them apart. The co-op rules that are
 policy (who may act, rebasing, message limits, the commander's queue, pausing, ending)
 are pure functions in :mod:`.policy` that every store calls; the replayed game is a
 :class:`.live.LiveGame` (one per game per process, see :meth:`GameStore.live_game`).
@@ -23,6 +24,7 @@ from __future__ import annotations
 import abc
 import re
 import secrets
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -94,7 +96,8 @@ class Refused:
     ``version`` is the game's current version when the game is known, so a stale page
     can catch up; ``rule`` is the rule section for :attr:`Refusal.ILLEGAL`. A refused
     ``submit`` carries in ``update`` what the seat's live game caught up on (so a stale
-    page shows the new board at once).
+    page shows the new board at once). ``now``: for a stale order that the engine
+    refuses on the current board, the engine's reason there (the page says it as is).
     """
 
     kind: Refusal
@@ -102,6 +105,7 @@ class Refused:
     version: int | None = None
     rule: str | None = None
     update: Any = None
+    now: str | None = None
     ok: ClassVar[bool] = False
 
     def __bool__(self) -> bool:
@@ -456,14 +460,20 @@ class GameStore(abc.ABC):
     def reader(self) -> GameStore:
         """A second handle on the same data with its own connection, for a follower."""
 
+    pushes_changes: ClassVar[bool] = False  # True: wait_for_change wakes at a change itself
+
+    def wait_for_change(self, token: Any, timeout: float) -> None:
+        """Block until :meth:`change_token` may differ from ``token``, at most ``timeout``
+        seconds. A store that pushes changes (:attr:`pushes_changes`, PostgreSQL's
+        LISTEN/NOTIFY) wakes at once; one that cannot just sleeps (a follower polls)."""
+        time.sleep(timeout)
+
     @abc.abstractmethod
     def close(self) -> None:
         """Release the connection."""
 
     def now(self) -> float:
         """The store's clock (seconds since the epoch); tests may replace it."""
-        import time
-
         return time.time()
 
     def live_game(self, game_id: int, *, pin: bool = False, catch_up: bool = True):

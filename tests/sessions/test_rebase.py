@@ -20,6 +20,7 @@ from classroom.combined_arms import (
     EndPhase,
     Enter,
     action_to_json,
+    check,
     legal_actions,
 )
 from classroom.combined_arms.scenarios import load_position
@@ -132,6 +133,19 @@ def test_a_late_order_for_a_platoon_that_has_since_moved_is_stale_with_the_rule(
     r = store.submit(game, 0, "D", late)
     assert r.kind is Refusal.STALE and "now:" in r.message
     assert store.version(game) == 1
+
+
+def test_a_rebased_order_the_engine_now_refuses_says_why_in_a_field(store, game):
+    d = first_enter(store.state(game), "D")
+    play(store, game, "D", d)  # the same seat's other browser already moved D1
+    late = Enter("D", d.unit, d.to, d.facing)  # drawn at version 0
+    reason = check(store.state(game), late)
+    r = store.submit(game, 0, "D", late)
+    assert r.kind is Refusal.STALE
+    assert r.now == str(reason) and r.rule == reason.rule
+    assert r.message.endswith(f"(now: {r.now})")  # the sentence is unchanged
+    fresh = store.submit(game, 1, "D", late)  # drawn on the current board: the rule alone
+    assert fresh.kind is Refusal.ILLEGAL and fresh.now is None
 
 
 def test_late_fire_on_a_different_target_is_rebased_and_the_same_target_is_not(store):

@@ -7,9 +7,11 @@ pausing, a click on another seat's platoon and a seat opened twice.
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
-from classroom.combined_arms import DeclareFire, EndPhase, Enter, legal_actions
+from classroom.combined_arms import DeclareFire, EndPhase, Enter, check, legal_actions
 from classroom.combined_arms.scenarios import load_position
 from classroom.sessions import create_class, open_seat, open_store
 from classroom.sessions.store import INSTRUCTOR, ClassSettings
@@ -77,6 +79,20 @@ def test_a_stale_order_shows_the_new_board_at_once(kernels):
     assert d.game.state.phase == "friendly_fire"  # the new board, without waiting for a poll
     assert d.app.phase_html.value != phase_bar  # and it is drawn
     assert not d.game.follower.poll().board_changed  # nothing was thrown away or left over
+
+
+def test_a_rebased_order_the_engine_now_refuses_names_the_engine_s_reason(kernels):
+    tokens = make(kernels)
+    first, second = kernels(tokens["D"]), kernels(tokens["D"])
+    second.claim(take_over=True)  # the first page has not polled: it still thinks it commands
+    order = enters(first)[0]
+    assert second.app.act(order)  # the other browser moved the platoon first
+    assert not first.app.act(order)  # same phase: rebased, and the engine now says no
+    assert first.game.last_result.kind == "stale"
+    reason = check(first.game.state, order)  # the engine's words on the board shown now
+    shown = html.unescape(message(first))
+    assert "board changed" in shown and f"Now: {reason}." in shown
+    assert first.app.ctl.message.cause == "stale"
 
 
 def test_a_strict_commander_holds_a_waiting_seat_and_not_yet_holds(kernels):
