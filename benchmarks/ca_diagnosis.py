@@ -30,6 +30,7 @@ The machine is shared: this is a study of strength, not of speed.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -163,7 +164,7 @@ for _module in (quick, assessment, movement_plan):
     _module.reveal_chance = _reveal_chance
 
 
-STUDY_BUDGET = CompanyBudget(rollouts=4, horizon=4, posts=2)
+STUDY_BUDGET = CompanyBudget()  # as shipped
 
 
 def _policy(name: str, seed: int):
@@ -200,11 +201,22 @@ def ceiling_game(args) -> tuple[str, int, int, int, int, int, float]:
     return name, seed, g.result.total, g.result.turns, g.enemy_platoons_broken, own, took
 
 
-def _pool_map(fn, jobs_list, jobs: int):
+def _pool_map(fn, jobs_list, jobs: int, sink=None):
+    """``fn`` over ``jobs_list`` (in order), each result also passed to ``sink`` as it ends."""
+    out = []
     if jobs <= 1:
-        return [fn(a) for a in jobs_list]
+        results = map(fn, jobs_list)
+        for r in results:
+            out.append(r)
+            if sink:
+                sink(r)
+        return out
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(fn, jobs_list, chunksize=1))
+        for r in pool.map(fn, jobs_list, chunksize=1):
+            out.append(r)
+            if sink:
+                sink(r)
+    return out
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float, float]:
@@ -214,17 +226,42 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def ceiling(games: int, seed: int, jobs: int, planners: list[str]) -> None:
+def ceiling(games: int, seed: int, jobs: int, planners: list[str], out: str | None) -> None:
+    """Play the games (appending each to ``out`` as it ends, resumable), then report."""
     names = ["passive", *planners]
     seeds = list(range(seed, seed + games))
+    done = _read_rows(out) if out else []
+    have = {(r[0], r[1]) for r in done}
+    todo = [(n, s) for s in seeds for n in names if (n, s) not in have]
     t = time.perf_counter()
-    rows = _pool_map(ceiling_game, [(n, s) for s in seeds for n in names], jobs)
+
+    def sink(row):
+        if out:
+            with open(out, "a") as f:
+                f.write(json.dumps(row) + "\n")
+
+    rows = done + _pool_map(ceiling_game, todo, jobs, sink)
+    report_ceiling(rows, names, f"{time.perf_counter() - t:.0f} s, {jobs} job(s)")
+
+
+def _read_rows(path: str) -> list:
+    try:
+        with open(path) as f:
+            return [tuple(json.loads(line)) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def report_ceiling(rows, names: list[str], how: str) -> None:
+    """The ceiling table over the seeds every policy in ``names`` has finished."""
     by: dict[str, dict[int, tuple]] = defaultdict(dict)
     for name, s, score, turns, eb, own, took in rows:
         by[name][s] = (score, turns, eb, own, took)
+    seeds = sorted(set.intersection(*(set(by[n]) for n in names)))
+    games, seed = len(seeds), seeds[0]
     print(
-        f"\nceiling: {games} games a policy, seeds {seed}-{seed + games - 1}, "
-        f"reveal dice rolled in advance ({time.perf_counter() - t:.0f} s, {jobs} job(s))"
+        f"\nceiling: {games} games a policy, seeds {seed}-{seeds[-1]}, "
+        f"reveal dice rolled in advance ({how})"
     )
     print(
         "| policy | mean score | wins (Wilson 95 %) | − passive (95 %) | turns | "
@@ -246,7 +283,7 @@ def ceiling(games: int, seed: int, jobs: int, planners: list[str]) -> None:
             f"| {n} | {statistics.fmean(sc):.2f} | {wins / len(sc):.1%} ({lo:.1%}-{hi:.1%}) "
             f"| {diff} | {turns:.1f} | {eb:.2f} / {own:.2f} | {sec:.2f} |"
         )
-    for n in planners:
+    for n in names:
         if n.endswith("+oracle") and n.split("+")[0] in by:
             m, lo, hi = _paired(
                 [by[n][s][0] for s in seeds], [by[n.split("+")[0]][s][0] for s in seeds]
@@ -445,6 +482,8 @@ def sample(seed: int, policy: str) -> None:
         for ev in g.events[led._seen :]:
             if ev.kind == "roll" and "reveal test" in ev.text:
                 led.lines.append(f"    {ev.text}")
+            if ev.kind == "roll" and ev.data.get("purpose") == "friendly fire":
+                led.lines.append(f"      {ev.text}")
             if ev.kind == "break":
                 led.lines.append(f"    {ev.text}")
         led.after(g)
@@ -469,13 +508,19 @@ def main() -> None:
         default="steady,steady+oracle,best,best+oracle",
         help="for the ceiling (also: company, company+oracle, bold)",
     )
+    ap.add_argument("--out", default=None, help="ceiling: append each game here (resumable)")
+    ap.add_argument("--summarize", default=None, help="ceiling: report an --out file so far")
     ap.add_argument("--loss-policies", default="steady,best,bold")
     ap.add_argument("--sample-seed", type=int, default=54)
     ap.add_argument("--sample-policy", default="steady")
     args = ap.parse_args()
     cases = set(args.only.split(","))
+    if args.summarize:
+        names = ["passive", *args.planners.split(",")]
+        report_ceiling(_read_rows(args.summarize), names, f"read from {args.summarize}")
+        return
     if "ceiling" in cases:
-        ceiling(args.games, args.seed, args.jobs, args.planners.split(","))
+        ceiling(args.games, args.seed, args.jobs, args.planners.split(","), args.out)
     if "losses" in cases:
         losses(args.games, args.seed, args.jobs, args.loss_policies.split(","))
     if "sample" in cases:

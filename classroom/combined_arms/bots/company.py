@@ -56,8 +56,8 @@ class CompanyBudget:
     """How hard the planner thinks each turn."""
 
     rollouts: int = 6  # playouts per candidate (the same dice seeds for all)
-    horizon: int = 5  # turns an attack is played before the copy is valued
-    posts: int = 3  # enemy posts weighed as objectives each turn
+    horizon: int = 4  # turns an attack is played before the copy is valued
+    posts: int = 2  # enemy posts weighed as objectives each turn
     caution: float = 1.0  # standard errors a candidate must beat the safe choice by
     win_bonus: float = 4.0
     seconds: float | None = None  # optional wall-clock cap per turn (not reproducible)
