@@ -484,7 +484,8 @@ def sample(seed: int, policy: str) -> None:
                 led.lines.append(f"    {ev.text}")
             if ev.kind == "roll" and ev.data.get("purpose") == "friendly fire":
                 led.lines.append(f"      {ev.text}")
-            if ev.kind == "break":
+            armour_hit = ev.data.get("purpose") == "enemy fire on armour" and "broken" in ev.text
+            if ev.kind == "break" or (ev.kind == "roll" and armour_hit):
                 led.lines.append(f"    {ev.text}")
         led.after(g)
     _flush(led)
