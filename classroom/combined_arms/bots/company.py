@@ -18,8 +18,13 @@ copies:
   ending there; once the post is gone (broken, or a dummy revealed) the attack stops and
   the copy is valued at once, so an attack is judged as "break this post, then stop";
 * all candidates share each playout's dice seed (common random numbers) and a candidate
-  replaces the safe choice (ending now, on turn 1 sitting it out) only when its paired
-  gain passes ``caution`` standard errors, as in ``best``.
+  replaces the safe choice only when its paired gain passes ``caution`` standard errors,
+  as in ``best``; the safe choice is the attack under way if there is one (an attack
+  dropped half-way leaves platoons in the open for nothing), else ending now, else (on
+  turn 1) sitting the turn out.
+
+Measured (``benchmarks/ca_best.py --only company``, docs/performance-notes.md, issue 26):
+it ties ``passive`` as ``best`` does, so the coach does not use it.
 
 Only :func:`~..outlook.planning_copy` copies are played on: the planner never reads or
 moves the game's own dice, and every order it gives comes from steady, which asks the
