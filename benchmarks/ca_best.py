@@ -1,7 +1,7 @@
 """The search attacker ``best``: strength (with confidence intervals), speed, coach latency.
 
 Run:  .venv/bin/python benchmarks/ca_best.py [--games 1000] [--jobs 2] [--speed-games 20]
-                                             [--coach 40] [--only strength,speed,coach]
+                                             [--coach 40] [--only strength,speed,coach,company]
 
 * **strength**: ``best``, ``steady`` and ``passive`` on the same seeds (the balance lab,
   :func:`classroom.combined_arms.simulate.compare`): win rate with its Wilson 95 %
@@ -10,6 +10,9 @@ Run:  .venv/bin/python benchmarks/ca_best.py [--games 1000] [--jobs 2] [--speed-
 * **speed**: best's games/s on one process and on two, measured one after the other
   on the same seeds (ratio = the speed-up the second core gives on this shared machine),
   and steady's games/s on one core in the same run (target >= 200);
+* **company**: the company-level planner (:mod:`classroom.combined_arms.bots.company`)
+  against ``steady`` and ``passive`` (and ``best`` with ``--company-vs best,steady,passive``)
+  on the same seeds: its Wilson interval, the paired differences, its games/s;
 * **coach**: seconds per *Suggest* (median, p95) on positions from steady games, at
   turn starts (where the search runs) and mid-phase; target p95 <= 2 s.
 
@@ -49,6 +52,38 @@ def strength(games: int, seed: int, jobs: int, png: str | None, out: str | None)
     if png:
         plot(c, png)
         print(f"plot: {png}")
+    if out:
+        with open(out, "w") as f:
+            json.dump(c.to_json(), f, indent=1)
+        print(f"json: {out}")
+
+
+def company(games: int, seed: int, jobs: int, rivals: list[str], out: str | None) -> None:
+    """The company planner paired against ``rivals`` on the same seeds (issue 26)."""
+    bar = ProgressBar(label="games")
+    t = time.perf_counter()
+    c = compare(["company", *rivals], games, seed, jobs, bar)
+    took = time.perf_counter() - t
+    print(c.report())
+    comp = c["company"]
+    lo, hi = comp.win_ci
+    turns = statistics.fmean(comp.turns)
+    print(
+        f"\ncompany: win rate {comp.win_rate:.1%} (Wilson 95% CI {lo:.1%}-{hi:.1%}), "
+        f"mean {comp.mean:.2f}, mean turns {turns:.1f} (target >= 5: "
+        f"{'met' if turns >= 5 else 'not met'})"
+    )
+    if "passive" in rivals:
+        d, (dlo, dhi) = c.paired("company", "passive")
+        verdict = "met" if d >= 1.0 and dlo > 0 else "not met"
+        print(
+            f"company - passive {d:+.2f} (95% CI {dlo:+.2f} to {dhi:+.2f}; target >= +1.0 "
+            f"with the interval above 0: {verdict})"
+        )
+    print(
+        f"{games} games x {1 + len(rivals)} policies in {took:.0f} s with {jobs} job(s); "
+        f"company {comp.games_per_second:.2f} games/s on one process"
+    )
     if out:
         with open(out, "w") as f:
             json.dump(c.to_json(), f, indent=1)
@@ -169,7 +204,16 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes for strength (2)")
     ap.add_argument("--speed-games", type=int, default=20, help="games for the speed case")
     ap.add_argument("--coach", type=int, default=40, help="suggestions timed (40)")
-    ap.add_argument("--only", default="strength,speed,coach")
+    ap.add_argument(
+        "--only",
+        default="strength,speed,coach",
+        help="cases, comma-separated: strength, speed, coach, company",
+    )
+    ap.add_argument(
+        "--company-vs",
+        default="steady,passive",
+        help="policies the company planner is paired against (steady,passive)",
+    )
     ap.add_argument("--plot", default=None, help="PNG of the strength comparison")
     ap.add_argument("--json", default=None, help="write the comparison JSON here")
     ap.add_argument("--stream", default=None, help="play to this JSON-lines file, resumable")
@@ -191,6 +235,8 @@ def main() -> None:
         coach_latency(args.coach, args.seed)
     if "strength" in cases:
         strength(args.games, args.seed, args.jobs, args.plot, args.json)
+    if "company" in cases:
+        company(args.games, args.seed, args.jobs, args.company_vs.split(","), args.json)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ and saved notebooks keep working.
 
 >>> from classroom.combined_arms.bot import POLICIES
 >>> sorted(POLICIES)
-['best', 'bold', 'passive', 'random', 'steady']
+['best', 'bold', 'company', 'passive', 'random', 'steady']
 """
 
 from __future__ import annotations

@@ -30,6 +30,10 @@ dice it re-seeds from its own random numbers: it weighs ending the game now (the
 odds of the final reveal, :mod:`~classroom.combined_arms.outlook`) against playing the
 turn with each of a few scripted plans, and picks the best expected score.
 
+``company`` (:mod:`.company`) plans one level up: each turn it names one enemy post and
+the rifle companies that attack it together (the others hold back), and judges each such
+attack, ending now and sitting the turn out by playing them out on planning copies.
+
 The package is split by concern: :mod:`.assessment` (what hexes cost, what threatens),
 :mod:`.movement_plan`, :mod:`.fire_plan`, :mod:`.steady` (weights, the policy class),
 :mod:`.search` and :mod:`.base` (protocol, baselines, :func:`play_game`). The numbers
@@ -63,11 +67,13 @@ from .base import (
     play_game,
     state_seat,
 )
+from .company import CompanyBudget, CompanyPlanner
 from .search import BestPolicy, SearchBudget
 from .steady import BOLD, Sight, SteadyPolicy, SteadyWeights
 
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "best": BestPolicy,
+    "company": CompanyPlanner,
     "steady": SteadyPolicy,
     "bold": lambda rng: SteadyPolicy(rng, BOLD, name="bold"),
     "random": RandomPolicy,
@@ -90,6 +96,8 @@ __all__ = [
     "Policy",
     "BestPolicy",
     "SearchBudget",
+    "CompanyPlanner",
+    "CompanyBudget",
     "SteadyPolicy",
     "SteadyWeights",
     "BOLD",

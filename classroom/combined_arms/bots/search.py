@@ -199,11 +199,15 @@ class BestPolicy:
                 best, best_margin = name, margin
         return best
 
+    def _copy(self, state: GameState, seed: int) -> GameState:
+        """A planning copy whose dice come from ``seed`` (a study's oracle overrides it)."""
+        return planning_copy(state, random.Random(seed))
+
     def playout(
         self, state: GameState, seat: str, weights: SteadyWeights | None, seed: int
     ) -> float:
         """Utility of playing this turn with ``weights``, then on with steady, on a copy."""
-        c = planning_copy(state, random.Random(seed))
+        c = self._copy(state, seed)
         first = plan_policy(weights)
         rest = SteadyPolicy(None)
         turn = c.turn
