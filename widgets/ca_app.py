@@ -188,7 +188,10 @@ class GameApp:
             toggled=True,
         )
         self.resolve_button = self._button(
-            "Resolve open fire", "roll the open declaration", lambda _: self.ctl.resolve(), toggled=True
+            "Resolve open fire",
+            "roll the open declaration",
+            lambda _: self.ctl.resolve(),
+            toggled=True,
         )
         self.clear_button = self._button(
             "Clear (Esc)", "forget the selection", lambda _: self.ctl.clear()
@@ -266,7 +269,9 @@ class GameApp:
         if self.facing_box is None:
             k = self.kit
             self.facing_buttons = [
-                self._button(arrow, f"face corner {c}", lambda _, c=c: self.on_facing(c), width="34px")  # fmt: skip
+                self._button(
+                    arrow, f"face corner {c}", lambda _, c=c: self.on_facing(c), width="34px"
+                )
                 for c, arrow in FACING_BUTTONS
             ]
             self.keep_button = self._button(
@@ -300,7 +305,10 @@ class GameApp:
         )
         self.mortar_toggle.observe(lambda ch: self._safe(self.on_mode, ch["new"]), names="value")
         self.smoke_box = k.make(
-            W.Checkbox, description="smoke", indent=False, layout={"width": "70px", "display": "flex"}
+            W.Checkbox,
+            description="smoke",
+            indent=False,
+            layout={"width": "70px", "display": "flex"},
         )
         self.smoke_box.observe(lambda ch: self._safe(self.ctl.set_smoke, ch["new"]), names="value")
         self.mortar_button = self._button(
@@ -369,7 +377,9 @@ class GameApp:
     def _button(self, label, tip, handler, style="", width=None, redraw=True, toggled=False):
         """A button whose click runs ``handler`` then redraws; ``toggled``: the page shows
         or hides it by phase (:func:`shown`)."""
-        b = self.kit.button(label, tip, style, width=width, layout={"display": "flex"} if toggled else {})
+        b = self.kit.button(
+            label, tip, style, width=width, layout={"display": "flex"} if toggled else {}
+        )
         b.on_click(lambda btn: self._safe(handler, btn, redraw=redraw))
         return b
 

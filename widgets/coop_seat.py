@@ -194,7 +194,9 @@ class SeatApp:
         self.side_tabs.observe(lambda ch: self.open_coach() if ch["new"] == 1 else None, "selected_index")  # fmt: skip
         self.side_tabs.add_class("hx-team-tabs")
         self.app.add_side_panel(self.side_tabs, before=self.app.tracks_html)
-        self.widget = k.vbox([self.header, self.notice, self.take_over, self.app.widget, self.pulse])
+        self.widget = k.vbox(
+            [self.header, self.notice, self.take_over, self.app.widget, self.pulse]
+        )
         # sent once, not with every header; before the board's style, whose rules win ties
         # (as when it came with the phase bar, further down the page)
         self.app.style_html.value = SEAT_STYLE + self.app.style_html.value
