@@ -28,6 +28,10 @@ class for each count of ``--curve`` (so ``--within 60`` makes the counts seats p
 minute); the report gives p50/p95 per stage, the failures, and the load average (1 min)
 sampled every 2 s while the seats open.
 
+``--warm SECONDS`` waits, after creating the class, until the seat pool has started a kernel
+per seat (up to the pool's ceiling) and 10 s more, or that long: the links handed out a minute or two after
+*Create*, rather than opened at once.
+
 ``--baseline COMMIT`` runs a ``git worktree`` of that commit the same way before this
 tree, count by count, in the same run (the worktree is removed at the end). Clients close
 their sockets at the end (their kernels are then given back by the server's reload
@@ -281,6 +285,7 @@ def run_count(seats: int, target: Target, args) -> dict:
             links += [(t["game_id"], s["url"]) for t in made["teams"] for s in t["seats"]]
             teams -= 12
         links = links[:seats]
+        warmed = wait_for_pool(target, min(seats, args.class_size or 30), args.warm)
         rows, loads = asyncio.run(run_seats(target, links, args))
     finally:
         target.stop()
@@ -288,7 +293,25 @@ def run_count(seats: int, target: Target, args) -> dict:
     for r in rows:
         if "kernel" in r:
             r["kernel_from"] = origins.get(r["kernel"][:8], "unknown")
-    return {"server": target.name, **summarise(seats, rows, loads), "rows": rows}
+    out = {"server": target.name, **summarise(seats, rows, loads), "rows": rows}
+    return {**out, "pool_before_s": warmed[0], "pool_ready_before": warmed[1]}
+
+
+def wait_for_pool(target: Target, want: int, seconds: float) -> tuple[float, int]:
+    """With ``--warm``: wait (at most ``seconds``) until ``want`` seat kernels have been
+    started for the pool (the server's log says so) and 10 s more for them to run the
+    page's imports, as when the links are handed out a while after the class was created.
+    Returns the seconds waited and the pool kernels started by then."""
+    t0, started = time.monotonic(), 0
+    while seconds > 0:
+        started = len(kernel_origins(target.log_path)) - 1  # less the solitaire page's
+        if started >= want:
+            time.sleep(min(10, max(0, seconds - (time.monotonic() - t0))))
+            break
+        if time.monotonic() - t0 >= seconds:
+            break
+        time.sleep(1)
+    return round(time.monotonic() - t0, 1), started
 
 
 def line(r: dict, within: float) -> str:
@@ -300,6 +323,8 @@ def line(r: dict, within: float) -> str:
         f"({r['state_kb_median']:.0f} KB of states, page {r['page_kb_median']:.0f} KB); "
         f"load {r['load_median']} (max {r['load_max']})"
     )
+    if r.get("pool_before_s"):
+        text += f"; opened {r['pool_before_s']} s after Create, {r['pool_ready_before']} pool kernels started"
     if r["failed"]:
         text += f"; failed: {r['failed']}"
     return text
@@ -317,6 +342,8 @@ def main(argv=None) -> int:
                     help="also run a git worktree of this commit, count by count")  # fmt: skip
     ap.add_argument("--class-size", type=int, default=0,
                     help="hexclass serve --class-size (the seat pool's ceiling; default: the server's)")  # fmt: skip
+    ap.add_argument("--warm", type=float, default=0.0,
+                    help="after creating the class, wait up to this long for the seat pool to fill")  # fmt: skip
     ap.add_argument("--json", type=pathlib.Path, help="write the results here too")
     args = ap.parse_args(argv)
     counts = [int(c) for c in args.curve.split(",") if c] or [args.seats]
