@@ -1,7 +1,8 @@
 """Seats opened without browsers: the server's own capacity, stage by stage.
 
     .venv/bin/python benchmarks/seat_protocol_load.py --seats 30 --within 60
-    .venv/bin/python benchmarks/seat_protocol_load.py --curve 10,30,60 --within 60 --json out.json
+    .venv/bin/python benchmarks/seat_protocol_load.py --curve 15,30,60,90 --within 60
+    .venv/bin/python benchmarks/seat_protocol_load.py --curve 30,60 --baseline 20ac706
 
 ``class_load.py`` opens real Chromium pages, so its figures mix the students' laptops with
 the school server (on this machine both share two cores). Here each seat is a small
@@ -20,11 +21,21 @@ else runs beside the server:
 
 Per seat it records the time to the render's first byte, the render complete (the
 notebook executed), the websocket open and the states delivered, from the moment the
-request was sent, with the number of widget models and the bytes received. Seats are
-opened evenly over ``--within`` seconds, on a fresh server and class for each count of
-``--curve``; the report gives p50/p95 per stage, the failures, and the load average.
-Clients close their sockets at the end (their kernels are then given back by the server's
-reload grace, as for a closed page).
+request was sent, with the number of widget models, the bytes received and whether the
+seat's kernel came from the preheat pool or was started for the request (read from the
+server's log). Seats are opened evenly over ``--within`` seconds, on a fresh server and
+class for each count of ``--curve`` (so ``--within 60`` makes the counts seats per
+minute); the report gives p50/p95 per stage, the failures, and the load average (1 min)
+sampled every 2 s while the seats open.
+
+``--warm SECONDS`` waits, after creating the class, until the seat pool has started a kernel
+per seat (up to the pool's ceiling) and 10 s more, or that long: the links handed out a minute or two after
+*Create*, rather than opened at once.
+
+``--baseline COMMIT`` runs a ``git worktree`` of that commit the same way before this
+tree, count by count, in the same run (the worktree is removed at the end). Clients close
+their sockets at the end (their kernels are then given back by the server's reload
+grace, as for a closed page).
 """
 
 from __future__ import annotations
@@ -35,15 +46,18 @@ import json
 import os
 import pathlib
 import re
+import statistics
 import struct
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import uuid
 from http.cookies import SimpleCookie
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from class_load import ROOT, Target, pct  # noqa: E402
+from class_load import ROOT, Target, baseline_tree, pct  # noqa: E402
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest  # noqa: E402
 from tornado.websocket import websocket_connect  # noqa: E402
 
@@ -116,11 +130,12 @@ async def open_seat(url: str, ws_base: str) -> dict:
     if response.code != 200:
         return out
     page = b"".join(body).decode("utf-8", "replace")
+    out["page_kb"] = len(page.encode()) / 1024
     config = CONFIG.search(page)
     if config is None:
         out["status"] = "no kernel id in the page"
         return out
-    kernel = json.loads(config.group(1))["kernelId"]
+    kernel = out["kernel"] = json.loads(config.group(1))["kernelId"]
     session = uuid.uuid4().hex
     ws = await websocket_connect(
         HTTPRequest(
@@ -157,13 +172,17 @@ async def open_seat(url: str, ws_base: str) -> dict:
         if msg.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
             out["states"] = time.monotonic() - t0
             out["models"] = len(data.get("states", {}))
+            out["state_kb"] = len(json.dumps(data.get("states", {})).encode()) / 1024
             break
     out["bytes"] = received
     ws.close()
     return out
 
 
-async def open_class(urls: list[str], base: str, within: float) -> list[dict]:
+async def open_class(urls: list[tuple[int, str]], base: str, within: float):
+    # tornado's client runs 10 requests at a time and queues the rest; a class's students
+    # do not wait for each other's pages
+    AsyncHTTPClient.configure(None, max_clients=max(10, len(urls)))
     ws_base = base.replace("http://", "ws://")
     gap = within / max(1, len(urls))
 
@@ -174,13 +193,13 @@ async def open_class(urls: list[str], base: str, within: float) -> list[dict]:
         except Exception as exc:  # noqa: BLE001 - a seat that fails is counted, not fatal
             return {"status": f"{type(exc).__name__}: {exc}"}
 
-    return await asyncio.gather(*(one(i, u) for i, u in enumerate(urls)))
+    return await asyncio.gather(*(one(i, u) for i, (_g, u) in enumerate(urls)))
 
 
 STAGES = ("ttfb", "render", "ws", "states")
 
 
-def summarise(seats: int, rows: list[dict], load: tuple) -> dict:
+def summarise(seats: int, rows: list[dict], loads: list[float]) -> dict:
     ok = [r for r in rows if "states" in r]
     out = {
         "seats": seats,
@@ -192,21 +211,123 @@ def summarise(seats: int, rows: list[dict], load: tuple) -> dict:
         out[f"{stage}_p50"], out[f"{stage}_p95"] = pct(values, 50), pct(values, 95)
     out["models_median"] = pct([r["models"] for r in ok], 50)
     out["kb_median"] = pct([r["bytes"] / 1024 for r in ok], 50)
-    out["load_average_after"] = load
+    out["state_kb_median"] = pct([r["state_kb"] for r in ok], 50)
+    out["page_kb_median"] = pct([r["page_kb"] for r in ok if "page_kb" in r], 50)
+    out["from_pool"] = sum(1 for r in ok if r.get("kernel_from") == "pool")
+    out["started_for_page"] = sum(1 for r in ok if r.get("kernel_from") == "started")
+    out["load_median"] = round(statistics.median(loads), 1) if loads else None
+    out["load_max"] = round(max(loads), 1) if loads else None
     return out
 
 
-def run_count(seats: int, args, workdir: pathlib.Path) -> dict:
-    target = Target(f"protocol-{seats}", ROOT, workdir)
+class ServedTree(Target):
+    """A ``class_load`` target whose ``hexclass serve`` gets extra options (``--class-size``)."""
+
+    serve_args: tuple[str, ...] = ()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "classroom.cli", "serve", f"--port={self.port}",
+             f"--store={self.store}", *self.serve_args],
+            cwd=self.tree, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.base + "/hexclass/api/status", timeout=5)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise RuntimeError(f"{self.name}: server did not start")
+        time.sleep(15)  # let the preheated kernels start, as they would before a lesson
+
+
+STARTED = re.compile(r"hexclass: kernel started (\w+) pid \S+ for (.+?); ")
+
+
+def kernel_origins(log: pathlib.Path) -> dict[str, str]:
+    """Kernel id prefix -> "pool" (preheated before its visitor came) or "started" (for
+    the request itself), from the server's own log lines."""
+    out = {}
+    for m in STARTED.finditer(log.read_text(errors="replace")):
+        out[m.group(1)] = "pool" if m.group(2) == "the preheat pool" else "started"
+    return out
+
+
+async def sample_load(stop: asyncio.Event, into: list[float]) -> None:
+    while not stop.is_set():
+        into.append(os.getloadavg()[0])
+        try:
+            await asyncio.wait_for(stop.wait(), 2)
+        except TimeoutError:
+            pass
+
+
+async def run_seats(target: Target, seats: list[tuple[int, str]], args) -> tuple[list, list]:
+    loads: list[float] = []
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_load(stop, loads))
+    try:
+        rows = await open_class(seats, target.base, args.within)
+    finally:
+        stop.set()
+        await sampler
+    return rows, loads
+
+
+def run_count(seats: int, target: Target, args) -> dict:
     target.start()
     try:
-        teams = -(-seats // 5)
-        made = target.create_class(teams, 5, args.seed)
-        urls = [s["url"] for t in made["teams"] for s in t["seats"]][:seats]
-        rows = asyncio.run(open_class(urls, target.base, args.within))
-        return summarise(seats, rows, os.getloadavg())
+        links, teams = [], -(-seats // 5)
+        while teams > 0:  # a class has at most 12 teams: more seats are several classes
+            made = target.create_class(min(teams, 12), 5, args.seed + len(links))
+            links += [(t["game_id"], s["url"]) for t in made["teams"] for s in t["seats"]]
+            teams -= 12
+        links = links[:seats]
+        warmed = wait_for_pool(target, min(seats, args.class_size or 30), args.warm)
+        rows, loads = asyncio.run(run_seats(target, links, args))
     finally:
         target.stop()
+    origins = kernel_origins(target.log_path)
+    for r in rows:
+        if "kernel" in r:
+            r["kernel_from"] = origins.get(r["kernel"][:8], "unknown")
+    out = {"server": target.name, **summarise(seats, rows, loads), "rows": rows}
+    return {**out, "pool_before_s": warmed[0], "pool_ready_before": warmed[1]}
+
+
+def wait_for_pool(target: Target, want: int, seconds: float) -> tuple[float, int]:
+    """With ``--warm``: wait (at most ``seconds``) until ``want`` seat kernels have been
+    started for the pool (the server's log says so) and 10 s more for them to run the
+    page's imports, as when the links are handed out a while after the class was created.
+    Returns the seconds waited and the pool kernels started by then."""
+    t0, started = time.monotonic(), 0
+    while seconds > 0:
+        started = len(kernel_origins(target.log_path)) - 1  # less the solitaire page's
+        if started >= want:
+            time.sleep(min(10, max(0, seconds - (time.monotonic() - t0))))
+            break
+        if time.monotonic() - t0 >= seconds:
+            break
+        time.sleep(1)
+    return round(time.monotonic() - t0, 1), started
+
+
+def line(r: dict, within: float) -> str:
+    cells = " ".join(f"{s} {r[f'{s}_p50']:.2f}/{r[f'{s}_p95']:.2f}" for s in STAGES if r[f"{s}_p50"] is not None)  # fmt: skip
+    text = (
+        f"{r['server']:>14} {r['seats']:3d} seats within {within:.0f} s: {r['delivered']} delivered "
+        f"({r['from_pool']} from the pool, {r['started_for_page']} started for the page); "
+        f"p50/p95 s: {cells}; {r['models_median']} models, {r['kb_median']:.0f} KB received "
+        f"({r['state_kb_median']:.0f} KB of states, page {r['page_kb_median']:.0f} KB); "
+        f"load {r['load_median']} (max {r['load_max']})"
+    )
+    if r.get("pool_before_s"):
+        text += f"; opened {r['pool_before_s']} s after Create, {r['pool_ready_before']} pool kernels started"
+    if r["failed"]:
+        text += f"; failed: {r['failed']}"
+    return text
 
 
 def main(argv=None) -> int:
@@ -214,26 +335,42 @@ def main(argv=None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--seats", type=int, default=30, help="seats opened (one count)")
-    ap.add_argument("--curve", default="", help="several counts in turn, e.g. 10,30,60")
+    ap.add_argument("--curve", default="", help="several counts in turn, e.g. 15,30,60,90")
     ap.add_argument("--within", type=float, default=60.0, help="seconds over which they open")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--baseline", default=None, metavar="COMMIT",
+                    help="also run a git worktree of this commit, count by count")  # fmt: skip
+    ap.add_argument("--class-size", type=int, default=0,
+                    help="hexclass serve --class-size (the seat pool's ceiling; default: the server's)")  # fmt: skip
+    ap.add_argument("--warm", type=float, default=0.0,
+                    help="after creating the class, wait up to this long for the seat pool to fill")  # fmt: skip
     ap.add_argument("--json", type=pathlib.Path, help="write the results here too")
     args = ap.parse_args(argv)
     counts = [int(c) for c in args.curve.split(",") if c] or [args.seats]
     results = []
     with tempfile.TemporaryDirectory(prefix="hexclass-protocol-") as tmp:
-        for n in counts:
-            r = run_count(n, args, pathlib.Path(tmp))
-            results.append(r)
-            cells = " ".join(f"{s} {r[f'{s}_p50']:.2f}/{r[f'{s}_p95']:.2f}" for s in STAGES)
-            print(
-                f"{n:3d} seats within {args.within:.0f} s: {r['delivered']} delivered; p50/p95 s: {cells}; "
-                f"{r['models_median']:.0f} models, {r['kb_median']:.0f} KB; load {r['load_average_after'][0]:.1f}"
-                + (f"; failed: {r['failed']}" if r["failed"] else ""),
-                flush=True,
-            )
+        workdir = pathlib.Path(tmp)
+        trees = [("this tree", ROOT)]
+        if args.baseline:
+            trees.insert(0, (f"main@{args.baseline[:7]}", baseline_tree(args.baseline, workdir)))
+        try:
+            for n in counts:
+                for name, tree in trees:
+                    fname = f"{name.split('@')[0].replace(' ', '-')}-{n}"
+                    target = ServedTree(fname, tree, workdir)
+                    target.serve_args = (
+                        ("--class-size", str(args.class_size)) if args.class_size else ()
+                    )
+                    target.name, target.log_path = name, workdir / f"{fname}-serve.log"
+                    r = run_count(n, target, args)
+                    results.append(r)
+                    print(line(r, args.within), flush=True)
+        finally:
+            if args.baseline:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                                str(workdir / f"baseline-{args.baseline}")], capture_output=True)  # fmt: skip
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1))
+        args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)}, "runs": results}, indent=1))  # fmt: skip
     return 0
 
 

@@ -534,6 +534,21 @@ def open_seats(location: str) -> int:
     return int(row[0]) if row else 0
 
 
+def ready_first(pool: list | None) -> None:
+    """Put a preheated kernel that is ready at the head of a page's pool.
+
+    Voilà hands a visitor the pool's first kernel and waits for it, even while it is still
+    starting and a later one has finished (kernels start several at a time, and finish in
+    any order on a busy machine): the visitor would wait for a start for nothing.
+    """
+    if not pool:
+        return
+    ready = next((f for f in pool if f.done() and not f.cancelled() and not f.exception()), None)
+    if ready is not None and pool[0] is not ready:
+        pool.remove(ready)
+        pool.insert(0, ready)
+
+
 class _Recorder:
     """The kernel manager as a render handler sees it: the kernel it gets is bound at once."""
 
@@ -548,8 +563,9 @@ class _Recorder:
         self._handler.bind(kernel_id)
         return kernel_id
 
-    async def get_rendered_notebook(self, *args, **kwargs):
-        result = await self._km.get_rendered_notebook(*args, **kwargs)
+    async def get_rendered_notebook(self, notebook_name, *args, **kwargs):
+        ready_first(getattr(self._km, "_pools", {}).get(notebook_name))
+        result = await self._km.get_rendered_notebook(notebook_name, *args, **kwargs)
         self._handler.bind(result[2])
         return result
 

@@ -49,8 +49,13 @@ class HexBoard:
         self.width = int(np.ceil(x1 - x0 + 2 * padding))
         self.height = int(np.ceil(y1 - y0 + 2 * padding))
         self.layer_names = tuple(layers)
-        self.canvas = MultiCanvas(len(layers), width=self.width, height=self.height)
-        self.canvas.layout = W.Layout(width="100%", max_width=max_width, height="auto")
+        self.canvas = MultiCanvas(
+            len(layers),
+            width=self.width,
+            height=self.height,
+            layout=W.Layout(width="100%", max_width=max_width, height="auto"),
+        )
+        self._share_layer_layout()
         self.layers = {name: self.canvas[i] for i, name in enumerate(layers)}
         self._painters: dict[str, Painter | None] = {name: None for name in layers}
         self._click: list[Callable] = []
@@ -62,6 +67,15 @@ class HexBoard:
         self.canvas.on_mouse_down(self._mouse_down)
         self.canvas.on_mouse_move(self._mouse_move)
         self.canvas[len(layers) - 1].on_key_down(self._key_down)
+
+    def _share_layer_layout(self) -> None:
+        """The layers are drawn into the board's one canvas and never laid out by
+        themselves: one layout model for all of them, not one each (fewer models for a
+        page to send and build)."""
+        layers = self.canvas._canvases
+        for c in layers[1:]:
+            own, c.layout = c.layout, layers[0].layout
+            own.close()
 
     # --- painting ------------------------------------------------------------------------
     def set_painter(self, layer: str, painter: Painter | None) -> None:

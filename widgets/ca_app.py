@@ -35,6 +35,18 @@ from . import ca_panels as P
 from . import ca_reports as R
 from .ca_board import ARROWS, PALETTES, CABoardView
 from .ca_controller import BoardController, LocalGame
+from .lean import Kit
+
+HIDDEN = "hx-hidden"  # a control the page hides for now (the style is in ca_panels.STYLE)
+
+
+def shown(widget, on) -> None:
+    """Show or hide a control by its class: its layout stays shared (widgets/lean.py)."""
+    if on:
+        widget.remove_class(HIDDEN)
+    else:
+        widget.add_class(HIDDEN)
+
 
 FACING_BUTTONS = [(2, "↖"), (1, "↑"), (0, "↗"), (3, "↙"), (4, "↓"), (5, "↘")]
 TABS = ["Enemy phase", "Game log", "Score", "Game & help"]
@@ -134,77 +146,63 @@ class GameApp:
 
     # --- layout ---------------------------------------------------------------------------
     def _build(self) -> None:
-        self.phase_html = W.HTML()
-        self.caption_html = W.HTML()
-        self.legend_button = W.ToggleButton(
+        # one layout and one style model per kind of control (widgets/lean.py); a control
+        # shown or hidden by phase gets the class HIDDEN, never a layout change
+        self.kit = k = Kit()
+        # the page's style, sent once (a <style> applies from inside a hidden element)
+        self.style_html = k.html(P.STYLE, layout={"display": "none"})
+        self.phase_html = k.html()
+        self.caption_html = k.html()
+        self.legend_button = k.make(
+            W.ToggleButton,
             description="Legend",
             tooltip="terrain and counters",
             icon="question",
-            layout=W.Layout(width="90px", height="28px"),
+            layout={"width": "90px", "height": "28px"},
         )
         self.legend_button.observe(lambda ch: self._safe(self._show_legend), names="value")
-        self.legend_html = W.HTML(layout=W.Layout(display="none"))
-        self.tracks_html = W.HTML()
-        self.message = W.HTML()
-        self.hover_html = W.HTML()
-        self.unit_html = W.HTML()
-        self.tray = W.VBox(layout=W.Layout(width="62px", min_width="62px", align_items="center"))
-        self.facing_buttons = [
-            self._button(arrow, f"face corner {c}", lambda _, c=c: self.on_facing(c), width="34px")
-            for c, arrow in FACING_BUTTONS
-        ]
-        self.keep_button = self._button(
-            "keep", "keep the present facing", lambda _: self.on_facing(None), width="60px"
-        )
-        self.facing_box = W.HBox(
-            [
-                W.HTML("<b>Facing</b>&nbsp;"),
-                W.VBox([W.HBox(self.facing_buttons[:3]), W.HBox(self.facing_buttons[3:])]),
-                self.keep_button,
-            ],
-            layout=W.Layout(align_items="center"),
-        )
+        self.legend_html = k.html(layout={"display": "block"})
+        self.legend_html.add_class(HIDDEN)
+        self.tracks_html = k.html()
+        self.message = k.html()
+        self.hover_html = k.html()
+        self.unit_html = k.html()
+        self.tray = k.vbox(layout={"width": "62px", "min_width": "62px", "align_items": "center"})
+        self.facing_box = None  # built when an armour platoon first needs it (_facing_controls)
         self.withdraw_button = self._button(
-            "Withdraw (w)", "move off your rear edge", lambda _: self.ctl.withdraw()
+            "Withdraw (w)", "move off your rear edge", lambda _: self.ctl.withdraw(), toggled=True
         )
         self.exploit_button = self._button(
-            "Exploit (x)", "advance off the enemy edge", lambda _: self.ctl.exploit()
+            "Exploit (x)", "advance off the enemy edge", lambda _: self.ctl.exploit(), toggled=True
         )
-        self.odds_html = W.HTML()
+        self.odds_html = k.html()
         self.fire_button = self._button(
             "Commit fire (f)",
             "roll every attack shown",
             lambda _: self.on_commit_fire(),
             "danger",
             redraw=False,
+            toggled=True,
         )
         self.join_button = self._button(
             "Commit, keep open",
             "commit these firers; other seats may join",
             lambda _: self.on_commit_fire(keep_open=True),
             redraw=False,
+            toggled=True,
         )
         self.resolve_button = self._button(
-            "Resolve open fire", "roll the open declaration", lambda _: self.ctl.resolve()
+            "Resolve open fire",
+            "roll the open declaration",
+            lambda _: self.ctl.resolve(),
+            toggled=True,
         )
         self.clear_button = self._button(
             "Clear (Esc)", "forget the selection", lambda _: self.ctl.clear()
         )
-        self.mortar_toggle = W.ToggleButtons(
-            options=["fire", "mortar"], description="Mode:", style={"button_width": "62px"}
-        )
-        self.mortar_toggle.observe(lambda ch: self._safe(self.on_mode, ch["new"]), names="value")
-        self.smoke_box = W.Checkbox(
-            description="smoke", indent=False, layout=W.Layout(width="70px")
-        )
-        self.smoke_box.observe(lambda ch: self._safe(self.ctl.set_smoke, ch["new"]), names="value")
-        self.mortar_button = self._button(
-            "Call mortars",
-            "call the mortar mission shown",
-            lambda _: self.ctl.call_mortar(),
-            "warning",
-        )
-        self.decision_box = W.VBox()
+        self.mortar_toggle = self.smoke_box = self.mortar_button = None  # _mortar_controls
+        self.decision_box = k.vbox()
+        self._decision_key = None  # the choice the decision box shows (rebuilt only on change)
         self.end_phase_button = self._button(
             "End phase (e)", "finish this phase", lambda _: self.ctl.end_phase(), "primary"
         )
@@ -212,8 +210,9 @@ class GameApp:
             "End the battle…",
             "stop now and count the score (asks first)",
             lambda _: self.ctl.end_game(),
+            toggled=True,
         )
-        self.confirm_box = W.HBox(
+        self.confirm_box = k.hbox(
             [
                 self._button(
                     "Yes, end it",
@@ -225,66 +224,152 @@ class GameApp:
                     "Keep playing", "do not end the battle", lambda _: self.ctl.cancel_end()
                 ),
             ],
-            layout=W.Layout(display="none"),
+            layout={"display": "flex"},
         )
-        self.enemy_html = W.HTML(P.enemy_phase_html(None, []))
-        self.log_kind = W.Dropdown(
-            options=["all"], description="Show:", layout=W.Layout(width="200px")
-        )
-        self.log_text = W.Text(placeholder="search the log", layout=W.Layout(width="220px"))
-        self.log_kind.observe(lambda _: self._refresh_log(), names="value")
-        self.log_text.observe(lambda _: self._refresh_log(), names="value")
-        self.log_html = W.HTML()
-        self.score_html = W.HTML()
-        self.score_plot = W.Output()
-        self.side = side = W.VBox(
+        self.enemy_html = k.html(P.enemy_phase_html(None, []))
+        self.side = side = k.vbox(
             [
                 self.message,
                 self.hover_html,
                 self.decision_box,
                 self.confirm_box,
                 self.unit_html,
-                self.facing_box,
-                W.HBox([self.withdraw_button, self.exploit_button]),
-                W.HBox([self.mortar_toggle, self.smoke_box]),
+                k.hbox([self.withdraw_button, self.exploit_button]),
                 self.odds_html,
-                W.HBox([self.fire_button, self.join_button, self.resolve_button]),
-                W.HBox([self.mortar_button, self.clear_button]),
-                W.HBox([self.end_phase_button, self.end_game_button]),
+                k.hbox([self.fire_button, self.join_button, self.resolve_button]),
+                k.hbox([self.clear_button]),
+                k.hbox([self.end_phase_button, self.end_game_button]),
                 self.tracks_html,
                 self.legend_html,
             ],
-            layout=W.Layout(
-                flex="1 1 320px", max_width="440px", min_width="300px", padding="0 0 0 8px"
-            ),
+            layout={
+                "flex": "1 1 320px",
+                "max_width": "440px",
+                "min_width": "300px",
+                "padding": "0 0 0 8px",
+            },
         )
         side.add_class("hx-side")
-        self.tabs = W.Tab(
-            children=[
-                self.enemy_html,
-                W.VBox([W.HBox([self.log_kind, self.log_text]), self.log_html]),
-                W.VBox([self.score_html, self.score_plot]),
-                self._game_controls(),
-            ]
-        )
-        for i, title in enumerate(TABS):
-            self.tabs.set_title(i, title)
-        self.tabs.observe(lambda ch: self._safe(self._refresh_tabs), names="selected_index")
-        board_col = W.VBox(
+        self._build_tabs()
+        board_col = k.vbox(
             [self.view.widget, self.tabs],
-            layout=W.Layout(flex="3 1 480px", min_width="360px", max_width="710px"),
+            layout={"flex": "3 1 480px", "min_width": "360px", "max_width": "710px"},
         )
         self.tray.add_class("hx-tray")
-        main = W.HBox(
+        main = k.hbox(
             [self.tray, board_col, side],
-            layout=W.Layout(flex_flow="row wrap", align_items="flex-start"),
+            layout={"flex_flow": "row wrap", "align_items": "flex-start"},
         )
-        top = W.HBox(
+        top = k.hbox(
             [self.phase_html, self.legend_button],
-            layout=W.Layout(align_items="center", justify_content="space-between"),
+            layout={"align_items": "center", "justify_content": "space-between"},
         )
-        self.widget = W.VBox([top, self.caption_html, main])
+        self.widget = k.vbox([self.style_html, top, self.caption_html, main])
         self.widget.add_class("hexclass-ca-app")
+
+    def _facing_controls(self):
+        """The armour facing arrows (CA "Armour"), made the first time a seat's armour
+        platoon is selected: most seats have none, and their pages never send them."""
+        if self.facing_box is None:
+            k = self.kit
+            self.facing_buttons = [
+                self._button(
+                    arrow, f"face corner {c}", lambda _, c=c: self.on_facing(c), width="34px"
+                )
+                for c, arrow in FACING_BUTTONS
+            ]
+            self.keep_button = self._button(
+                "keep", "keep the present facing", lambda _: self.on_facing(None), width="60px"
+            )
+            arrows = k.make(  # two rows of three
+                W.GridBox,
+                children=self.facing_buttons,
+                layout={"grid_template_columns": "repeat(3, auto)"},
+            )
+            self.facing_box = k.hbox(
+                [k.html("<b>Facing</b>&nbsp;"), arrows, self.keep_button],
+                layout={"align_items": "center", "display": "flex"},
+            )
+            self._insert_side(self.facing_box, after=self.unit_html)
+        return self.facing_box
+
+    def _mortar_controls(self) -> None:
+        """The mortar mode, smoke and Call mortars (CA "Mortars"), made the first time the
+        engine would take a call from this seat."""
+        if self.mortar_toggle is not None:
+            return
+        k = self.kit
+        self.mortar_toggle = k.make(
+            W.ToggleButtons,
+            options=["fire", "mortar"],
+            value=self.ctl.mode if self.ctl.mode in ("fire", "mortar") else "fire",
+            description="Mode:",
+            style={"button_width": "62px"},
+            layout={"display": "flex"},
+        )
+        self.mortar_toggle.observe(lambda ch: self._safe(self.on_mode, ch["new"]), names="value")
+        self.smoke_box = k.make(
+            W.Checkbox,
+            description="smoke",
+            indent=False,
+            layout={"width": "70px", "display": "flex"},
+        )
+        self.smoke_box.observe(lambda ch: self._safe(self.ctl.set_smoke, ch["new"]), names="value")
+        self.mortar_button = self._button(
+            "Call mortars",
+            "call the mortar mission shown",
+            lambda _: self.ctl.call_mortar(),
+            "warning",
+            toggled=True,
+        )
+        self._insert_side(k.hbox([self.mortar_toggle, self.smoke_box]), after=self.withdraw_button)
+        row = next(r for r in self.side.children if self.clear_button in getattr(r, "children", ()))
+        row.children = (self.mortar_button, *row.children)
+
+    def _insert_side(self, widget, after) -> None:
+        """Put ``widget`` in the side column just below ``after`` (or the row holding it)."""
+        children = list(self.side.children)
+        at = next(i for i, c in enumerate(children) if c is after or after in getattr(c, "children", ()))  # fmt: skip
+        self.side.children = (*children[: at + 1], widget, *children[at + 1 :])
+
+    def _build_tabs(self) -> None:
+        """The tabs under the board. Only the first (the enemy phase) is on the first
+        screen; the others are built the first time they are opened (``_tab``), so a page
+        sends their widgets only to a student who looks at them. The solitaire page's
+        game controls are built at once (the page's address may set its seed)."""
+        self._tab_builders = {1: self._log_tab, 2: self._score_tab, 3: self._game_controls}
+        children = [self.enemy_html]
+        for i in (1, 2, 3):
+            if i == 3 and self.solitaire:
+                children.append(self._tab_builders.pop(i)())
+            else:
+                children.append(self.kit.html())  # an empty page until the tab is opened
+        self.tabs = self.kit.make(W.Tab, children=children, titles=TABS)
+        self.tabs.observe(lambda ch: self._safe(self._refresh_tabs), names="selected_index")
+
+    def _tab(self, i: int) -> None:
+        """Build tab ``i``'s page if it has not been built yet."""
+        build = self._tab_builders.pop(i, None)
+        if build is None:
+            return
+        children = list(self.tabs.children)
+        empty, children[i] = children[i], build()
+        self.tabs.children = children
+        self.kit.close([empty])
+
+    def _log_tab(self):
+        k = self.kit
+        self.log_kind = k.make(W.Dropdown, options=["all"], description="Show:", layout={"width": "200px"})  # fmt: skip
+        self.log_text = k.make(W.Text, placeholder="search the log", layout={"width": "220px"})
+        self.log_kind.observe(lambda _: self._refresh_log(), names="value")
+        self.log_text.observe(lambda _: self._refresh_log(), names="value")
+        self.log_html = k.html()
+        return k.vbox([k.hbox([self.log_kind, self.log_text]), self.log_html])
+
+    def _score_tab(self):
+        self.score_html = self.kit.html()
+        self.score_plot = self.kit.make(W.Output)
+        return self.kit.vbox([self.score_html, self.score_plot])
 
     def add_side_panel(self, panel, before=None) -> None:
         """Put another panel (e.g. a co-op team panel) under the controls, or just above
@@ -293,12 +378,11 @@ class GameApp:
         at = children.index(before) if before in children else len(children)
         self.side.children = (*children[:at], panel, *children[at:])
 
-    def _button(self, label, tip, handler, style="", width=None, redraw=True):
-        b = W.Button(
-            description=label,
-            tooltip=tip,
-            button_style=style,
-            layout=W.Layout(width=width) if width else W.Layout(width="auto"),
+    def _button(self, label, tip, handler, style="", width=None, redraw=True, toggled=False):
+        """A button whose click runs ``handler`` then redraws; ``toggled``: the page shows
+        or hides it by phase (:func:`shown`)."""
+        b = self.kit.button(
+            label, tip, style, width=width, layout={"display": "flex"} if toggled else {}
         )
         b.on_click(lambda btn: self._safe(handler, btn, redraw=redraw))
         return b
@@ -328,16 +412,20 @@ class GameApp:
         return bool(self._safe(self.ctl.act, action))
 
     def _game_controls(self):
-        self.palette_pick = W.ToggleButtons(
-            options=list(PALETTES), value=self.view.palette_name, description="Colours:"
+        k = self.kit
+        self.palette_pick = k.make(
+            W.ToggleButtons,
+            options=list(PALETTES),
+            value=self.view.palette_name,
+            description="Colours:",
         )
         self.palette_pick.observe(lambda ch: self._set_palette(ch["new"]), names="value")
-        parts = [self.palette_pick, W.HTML(P.shortcuts_html())]
+        parts = [self.palette_pick, k.html(P.shortcuts_html())]
         if not self.solitaire:
             # A seat page builds no seed field and no save/new/load/scenario controls: a
             # widget that exists sends its value to the browser and answers comm messages
             # even when hidden, and a seat may not see the seed or rewrite the game.
-            return W.VBox(parts)
+            return k.vbox(parts)
         self.seed_box = W.IntText(
             value=self.state.seed, description="Seed:", layout=W.Layout(width="180px")
         )
@@ -364,18 +452,18 @@ class GameApp:
             "make a file of the game (seed and actions) to download to this computer",
             lambda _: self.on_save(),
         )
-        self.save_link = W.HTML()
+        self.save_link = k.html()
         self.load_upload = W.FileUpload(accept=".json", description="Load a saved game (.json)")
         self.load_upload.observe(lambda ch: self._safe(self.on_load_upload), names="value")
-        return W.VBox(
+        return k.vbox(
             [
-                W.HBox([self.seed_box, new]),
+                k.hbox([self.seed_box, new]),
                 self.easier_box,
                 self.auto_box,
-                W.HBox([self.scenario_pick, start]),
+                k.hbox([self.scenario_pick, start]),
                 self.scenario_upload,
-                W.HBox([save, self.save_link]),
-                W.HTML(
+                k.hbox([save, self.save_link]),
+                k.html(
                     "<small>Saves go to your own computer (your browser's downloads); "
                     "load one back with the button below.</small>"
                 ),
@@ -393,7 +481,7 @@ class GameApp:
         on = self.legend_button.value
         if on:
             self.legend_html.value = P.legend_html(self.view.pal)
-        self.legend_html.layout.display = "block" if on else "none"
+        shown(self.legend_html, on)
 
     # --- messages and refresh ---------------------------------------------------------------
     def say(self, text: str, bad: bool = False, level: int | None = None, cause=None) -> None:
@@ -494,10 +582,12 @@ class GameApp:
             self._off_buttons = {}
             self._syncing = False
             for uid in sorted(self.my_units()):
-                b = W.ToggleButton(description=uid, layout=W.Layout(width="54px", height="28px"))
+                b = self.kit.make(
+                    W.ToggleButton, description=uid, layout={"width": "54px", "height": "28px"}
+                )
                 b.observe(lambda ch, uid=uid: self._off_toggled(uid, ch["new"]), names="value")
                 self._off_buttons[uid] = b
-            self._tray_title = W.HTML('<div class="hx-tray"><b>Off<br>board</b></div>')
+            self._tray_title = self.kit.html('<div class="hx-tray"><b>Off<br>board</b></div>')
         self._syncing = True
         try:
             shown = []
@@ -508,10 +598,10 @@ class GameApp:
                     shown.append(b)
         finally:
             self._syncing = False
-        children = [self._tray_title, *(shown or [W.HTML("<i>none</i>")])]
-        if [c for c in self.tray.children if isinstance(c, W.ToggleButton)] != shown or not (
-            self.tray.children
-        ):
+        if not shown and not hasattr(self, "_tray_none"):
+            self._tray_none = self.kit.html("<i>none</i>")
+        children = (self._tray_title, *(shown or [self._tray_none]))
+        if self.tray.children != children:
             self.tray.children = children
 
     def _off_toggled(self, uid: str, on: bool) -> None:
@@ -521,11 +611,9 @@ class GameApp:
     def _refresh_side(self) -> None:
         s, c = self.state, self.ctl
         u = c.unit()
-        self.facing_box.layout.display = (
-            "flex"
-            if (u and u.is_armour and s.phase in ("friendly_move", "friendly_fire"))
-            else "none"
-        )
+        facing = bool(u and u.is_armour and s.phase in ("friendly_move", "friendly_fire"))
+        if facing or self.facing_box is not None:
+            shown(self._facing_controls(), facing)
         if u is None:
             self.unit_html.value = (
                 '<div class="hx-panel">Select one of your platoons (click it, or <span '
@@ -547,29 +635,36 @@ class GameApp:
         self.withdraw_button.disabled = not ok["withdraw"]
         self.exploit_button.disabled = not ok["exploit"]
         for w in (self.withdraw_button, self.exploit_button):
-            w.layout.display = "flex" if move_phase else "none"
+            shown(w, move_phase)
+        self._refresh_mortar(ok)
+        shown(self.fire_button, fire_phase and c.mode == "fire")
+        self.fire_button.disabled = not ok["commit"]
+        shown(self.join_button, fire_phase and not self.solitaire)
+        self.join_button.disabled = not ok["commit"]
+        shown(self.resolve_button, s.declaration is not None)
+        self.resolve_button.disabled = not ok["resolve"]
+        self.end_phase_button.disabled = not ok["end_phase"]
+        self.end_game_button.disabled = not ok["end_game"]
+        shown(self.end_game_button, move_phase)
+        shown(self.confirm_box, c.confirming_end)
+        self.odds_html.value = self._odds_panel() if fire_phase else ""
+
+    def _refresh_mortar(self, ok: dict) -> None:
+        c = self.ctl
         can_mortar = ok["mortar"]
+        if self.mortar_toggle is None and not can_mortar and c.mode != "mortar":
+            return  # never offered yet: nothing to show or hide
+        self._mortar_controls()
         if self.mortar_toggle.value != c.mode:
             self._syncing_mode = True
             try:
                 self.mortar_toggle.value = c.mode
             finally:
                 self._syncing_mode = False
-        self.mortar_toggle.layout.display = "flex" if can_mortar else "none"
-        self.smoke_box.layout.display = "flex" if can_mortar else "none"
-        self.mortar_button.layout.display = "flex" if c.mode == "mortar" else "none"
+        shown(self.mortar_toggle, can_mortar)
+        shown(self.smoke_box, can_mortar)
+        shown(self.mortar_button, c.mode == "mortar")
         self.mortar_button.disabled = not ok["call_mortar"]
-        self.fire_button.layout.display = "flex" if fire_phase and c.mode == "fire" else "none"
-        self.fire_button.disabled = not ok["commit"]
-        self.join_button.layout.display = "none" if self.solitaire or not fire_phase else "flex"
-        self.join_button.disabled = not ok["commit"]
-        self.resolve_button.layout.display = "flex" if s.declaration is not None else "none"
-        self.resolve_button.disabled = not ok["resolve"]
-        self.end_phase_button.disabled = not ok["end_phase"]
-        self.end_game_button.disabled = not ok["end_game"]
-        self.end_game_button.layout.display = "flex" if move_phase else "none"
-        self.confirm_box.layout.display = "flex" if c.confirming_end else "none"
-        self.odds_html.value = self._odds_panel() if fire_phase else ""
 
     def _odds_panel(self) -> str:
         c, s = self.ctl, self.state
@@ -603,32 +698,45 @@ class GameApp:
         return ""
 
     def _refresh_decision(self) -> None:
+        """The commander's choice (CA "Decisions"): rebuilt only when the choice changes,
+        and the widgets it replaces are closed (never sent to a browser again)."""
         choice = self.ctl.choice()
+        key = None
+        if choice is not None:
+            options = tuple((label, repr(a)) for label, a in choice.options)
+            key = (choice.mine, choice.prompt, choice.rule, choice.why, options)
+            if not choice.mine:
+                key = (*key, P.deciding(self.ctl.state.pending))
+        if key == self._decision_key:
+            return
+        self._decision_key = key
+        old, k = self.decision_box.children, self.kit
         if choice is None:
             self.decision_box.children = []
-            return
-        if not choice.mine:
+        elif not choice.mine:
             self.decision_box.children = [
-                W.HTML(
+                k.html(
                     f'<div class="hx-panel hx-msg-bad">Waiting for '
                     f"{P.esc(P.deciding(self.ctl.state.pending))}: {P.esc(choice.prompt)}</div>"
                 )
             ]
-            return
-        buttons = [
-            self._button(label, choice.prompt, lambda _, a=a: self.ctl.choose(a), "warning")
-            for label, a in choice.options
-        ]
-        why = f"<br><small>{P.esc(choice.why)}</small>" if choice.why else ""
-        self.decision_box.children = [
-            W.HTML(
-                f'<div class="hx-panel hx-msg-bad"><b>Your choice</b>: {P.esc(choice.prompt)} '
-                f"<small>({P.esc(choice.rule)})</small>{why}</div>"
-            ),
-            W.VBox(buttons),
-        ]
+        else:
+            buttons = [
+                self._button(label, choice.prompt, lambda _, a=a: self.ctl.choose(a), "warning")
+                for label, a in choice.options
+            ]
+            why = f"<br><small>{P.esc(choice.why)}</small>" if choice.why else ""
+            self.decision_box.children = [
+                k.html(
+                    f'<div class="hx-panel hx-msg-bad"><b>Your choice</b>: {P.esc(choice.prompt)} '
+                    f"<small>({P.esc(choice.rule)})</small>{why}</div>"
+                ),
+                k.vbox(buttons),
+            ]
+        k.close(old)
 
     def _refresh_tabs(self) -> None:
+        self._tab(self.tabs.selected_index)  # opened for the first time: built now
         self._refresh_log()
         self._refresh_score()
 
@@ -636,6 +744,7 @@ class GameApp:
         """Filter the event log as a pandas DataFrame; built only while its tab is open."""
         if self.tabs.selected_index != 1:
             return
+        self._tab(1)
         df = self.log_frame()
         kinds = ["all", *sorted(df["kind"].unique())]
         if list(self.log_kind.options) != kinds:
@@ -659,6 +768,7 @@ class GameApp:
         if s.result is None:
             if self.tabs.selected_index != 2:
                 return  # counted only while its tab is open
+            self._tab(2)
             now = score_now(s)
             self.score_html.value = (
                 '<div class="hx-panel"><b>Score now</b>: counted on what is known — the turns '
@@ -672,6 +782,7 @@ class GameApp:
         if self._scored_for == len(s.actions):
             return
         self._scored_for = len(s.actions)
+        self._tab(2)
         self.score_html.value = P.score_html(s.result)
         self.score_plot.clear_output()
         with self.score_plot:
@@ -906,7 +1017,7 @@ class GameApp:
 
 def _bar_with_score(state, seat_label: str) -> str:
     """The phase bar with the running score at its end (CA "Victory")."""
-    bar = P.phase_bar(state, seat_label)
+    bar = P.phase_bar(state, seat_label, style=False)  # the style is in GameApp.style_html
     score = P.score_now_html(score_now(state), state.over)
     i = bar.rindex("</div>")
     return bar[:i] + score + bar[i:]

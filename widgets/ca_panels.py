@@ -39,6 +39,7 @@ STYLE = """
   .hexclass-ca-app .hx-side {order: 3}
 }
 .hexclass-ca-app .widget-tab-contents, .hexclass-ca-app .lm-TabPanel-stackedPanel {max-height:300px; overflow:auto}
+.hx-hidden {display:none !important}
 </style>
 """
 
@@ -57,7 +58,9 @@ def lines(text) -> str:
     return "<br>".join(esc(t) for t in str(text).split("\n"))
 
 
-def phase_bar(state, seat_label: str = "") -> str:
+def phase_bar(state, seat_label: str = "", style: bool = True) -> str:
+    """The turn and the sequence of play, the current phase lit; ``style=False`` leaves
+    out the page's stylesheet (a page that sends it once by itself)."""
     pills = []
     for p in SEQUENCE:
         now = " now" if p.name == state.phase else ""
@@ -73,7 +76,7 @@ def phase_bar(state, seat_label: str = "") -> str:
         wait = f' <span class="hx-msg-bad">waiting for {esc(deciding(state.pending))}</span>'
     elif state.declaration is not None:
         wait = f' <span class="hx-msg-bad">fire committed on {esc(state.label(state.declaration.target))}, not yet rolled</span>'
-    return f'{STYLE}<div class="hx-bar"><b style="font-size:15px">{turn}</b>{"".join(pills)}{who}{wait}</div>'
+    return f'{STYLE if style else ""}<div class="hx-bar"><b style="font-size:15px">{turn}</b>{"".join(pills)}{who}{wait}</div>'
 
 
 def circular_track_svg(losses: int, ammo: int, size: int = 150) -> str:

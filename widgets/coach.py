@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import html
 
-import ipywidgets as W
-
-from classroom.combined_arms.bots.coach import review, suggest
 from classroom.combined_arms.game import record
+
+from .lean import Kit
 
 SUGGEST_SECONDS = 1.2  # thinking budget per suggestion (the target is p95 <= 2 s)
 
@@ -31,26 +30,23 @@ class CoachPanel:
         self.seconds = seconds
         self.last = None
         self.reviewed = None
-        self.suggest_button = W.Button(
-            description="Suggest",
-            tooltip="the best next orders for your platoons, with odds and reasons",
-            layout=W.Layout(width="auto"),
+        k = getattr(app, "kit", None) or Kit()  # the board's shared layouts and styles
+        self.suggest_button = k.button(
+            "Suggest", "the best next orders for your platoons, with odds and reasons"
         )
-        self.review_button = W.Button(
-            description="Review my game",
-            tooltip="after the game: the turns where another choice was worth much more",
-            layout=W.Layout(width="auto"),
+        self.review_button = k.button(
+            "Review my game", "after the game: the turns where another choice was worth much more"
         )
-        self.text = W.HTML()
+        self.text = k.html()
         self.suggest_button.on_click(lambda _b: self.on_suggest())
         self.review_button.on_click(lambda _b: self.on_review())
-        self.widget = W.VBox(
+        self.widget = k.vbox(
             [
-                W.HTML("<b>Coach</b> <small>(the search bot, thinking on copies)</small>"),
-                W.HBox([self.suggest_button, self.review_button]),
+                k.html("<b>Coach</b> <small>(the search bot, thinking on copies)</small>"),
+                k.hbox([self.suggest_button, self.review_button]),
                 self.text,
             ],
-            layout=W.Layout(border="1px solid #ddd", padding="6px", margin="8px 0 0 0"),
+            layout={"border": "1px solid #ddd", "padding": "6px", "margin": "8px 0 0 0"},
         )
         self.widget.add_class("hexclass-coach")
 
@@ -58,6 +54,9 @@ class CoachPanel:
         self.suggest_button.disabled = True
         self.text.value = "<i>thinking…</i>"
         try:
+            from classroom.combined_arms.bots.coach import suggest  # the search bot: 0.4 s to
+            # import, paid by the first Suggest rather than by every page's kernel start
+
             s = suggest(self.app.state, self.app.seat, seconds=self.seconds)
             self.last = s
             self.text.value = render_suggestion(s)
@@ -77,6 +76,8 @@ class CoachPanel:
         self.review_button.disabled = True
         self.text.value = "<i>replaying your game turn by turn…</i>"
         try:
+            from classroom.combined_arms.bots.coach import review
+
             marks = review(record(state))
             self.reviewed = marks
             self.text.value = render_review(marks)

@@ -31,6 +31,7 @@ from classroom.sessions.store import StoreError
 from .ca_app import GameApp
 from .ca_controller import OWN, ROUTINE
 from .ca_reports import enemy_summary, last_enemy_phase
+from .coach import CoachPanel
 from .game_link import Verdict
 from .presence import BrowserPresence, browser_pulse
 
@@ -134,63 +135,61 @@ class SeatApp(BrowserPresence):
         self._ready_key = None  # (turn, phase) the ready toggle belongs to
         self._revision = None  # the game row's revision at the last poll
         self._status = None  # the store's status (running, paused, ended) last drawn
-        self.header = W.HTML()
-        self.chat_log = W.HTML()
-        self.chat_text = W.Text(placeholder="message to your team", layout=W.Layout(width="260px"))
-        self.chat_send = W.Button(
-            description="Send", button_style="info", layout=W.Layout(width="auto")
-        )
+        k = self.app.kit  # layouts and styles shared with the board's controls
+        self.header = k.html()
+        self.chat_log = k.html()
+        self.chat_text = k.make(W.Text, placeholder="message to your team", layout={"width": "260px"})  # fmt: skip
+        self.chat_send = k.button("Send", button_style="info")
         self.chat_send.on_click(lambda _: self.on_send())
-        self.queue_html = W.HTML()
-        self.ask_note = W.Text(
-            placeholder="what you want to do next", layout=W.Layout(width="220px")
-        )
-        self.ask_button = W.Button(description="Ask to act next", layout=W.Layout(width="auto"))
+        # who acts next: the heading, the commander's queue and this seat's hold, one panel
+        self.queue_html = self.hold_html = k.html()
+        self.ask_note = k.make(W.Text, placeholder="what you want to do next", layout={"width": "220px"})  # fmt: skip
+        self.ask_button = k.button("Ask to act next")
         self.ask_button.on_click(lambda _: self.on_ask())
-        self.decide_box = W.VBox()
-        self.ready_button = W.ToggleButton(
-            description="I'm done this phase", layout=W.Layout(width="auto")
+        self.decide_box = k.vbox()
+        self._decide_key = None  # the requests the commander's buttons were made for
+        self.ready_button = k.make(
+            W.ToggleButton, description="I'm done this phase", layout={"width": "auto"}
         )
         self.ready_button.observe(lambda ch: self.on_ready(ch["new"]), names="value")
-        self.notice = W.HTML()
-        self.take_over = W.Button(
-            description="Take over this seat",
+        self.notice = k.html()
+        self.take_over = k.button(
+            "Take over this seat",
             button_style="warning",
-            layout=W.Layout(width="auto", display="none"),
+            layout={"display": "none"},
+            own_layout=True,
         )
         self.take_over.on_click(lambda _: self.on_take_over())
-        self.hold_html = W.HTML()
-        self.pulse = browser_pulse()
-        team_panel = W.VBox(
+        self.pulse = browser_pulse(k)
+        team_panel = k.vbox(
             [
                 self.chat_log,
-                W.HBox([self.chat_text, self.chat_send]),
-                W.HTML(
-                    "<b>Who acts next</b> <small>(the overall commander decides, CA p.7)</small>"
-                ),
+                k.hbox([self.chat_text, self.chat_send]),
                 self.queue_html,
-                self.hold_html,
-                W.HBox([self.ask_note, self.ask_button]),
+                k.hbox([self.ask_note, self.ask_button]),
                 self.decide_box,
                 self.ready_button,
             ],
         )
-        from .coach import CoachPanel  # the Suggest button (issue 13), a tab of its own
-
-        self.app.coach = CoachPanel(self.app)
+        # the Suggest button (issue 13), a tab of its own, built when it is first opened
+        self.app.coach = None
         # the team panel sits under this seat's controls, above the tracks, so the board,
         # the controls, the message line and the team fit one 1366x768 screen
-        self.side_tabs = W.Tab(
-            children=[team_panel, self.app.coach.widget],
-            layout=W.Layout(margin="6px 0 0 0"),
+        self.side_tabs = k.make(
+            W.Tab,
+            children=[team_panel, k.html()],
+            titles=["Team messages", "Coach"],
+            layout={"margin": "6px 0 0 0"},
         )
-        self.side_tabs.set_title(0, "Team messages")
-        self.side_tabs.set_title(1, "Coach")
+        self.side_tabs.observe(lambda ch: self.open_coach() if ch["new"] == 1 else None, "selected_index")  # fmt: skip
         self.side_tabs.add_class("hx-team-tabs")
         self.app.add_side_panel(self.side_tabs, before=self.app.tracks_html)
-        self.widget = W.VBox(
+        self.widget = k.vbox(
             [self.header, self.notice, self.take_over, self.app.widget, self.pulse]
         )
+        # sent once, not with every header; before the board's style, whose rules win ties
+        # (as when it came with the phase bar, further down the page)
+        self.app.style_html.value = SEAT_STYLE + self.app.style_html.value
         self.widget.add_class("hexclass-seat")
         self._last_heartbeat = 0.0
         self.clock = time.monotonic  # tests may turn it
@@ -205,6 +204,15 @@ class SeatApp(BrowserPresence):
         self._task = None
         if poll:
             self.start()
+
+    def open_coach(self):
+        """The Coach tab's panel, built the first time the tab is opened."""
+        if self.app.coach is None:
+            self.app.coach = CoachPanel(self.app)
+            team, empty = self.side_tabs.children
+            self.side_tabs.children = (team, self.app.coach.widget)
+            self.app.kit.close([empty])
+        return self.app.coach
 
     def _say_last_report(self) -> None:
         """A page opened (or reloaded) after an enemy phase says what mattered in it."""
@@ -339,13 +347,13 @@ class SeatApp(BrowserPresence):
             # data-version: how many actions this page has drawn (public: the log's
             # length), a readiness mark for tests and tools, never a secret
             f'<div class="hx-panel hx-seat-head" data-version="{self._shown_version}">'
-            f"{SEAT_STYLE}<b>Team {self.session.team}</b> — you are "
+            f"<b>Team {self.session.team}</b> — you are "
             f'<b style="color:{self.session.info.colour}">{html.escape(self.session.info.title)}</b> '
             f"({', '.join(sorted(self.session.info.units)) or 'no platoons'}). "
             f"{' '.join(people)} {PRESENCE_LEGEND}{banner}</div>"
         )
         self.chat_log.value = self._chat_html()
-        self.queue_html.value = self._queue_html()
+        self.queue_html.value = WHO_ACTS_NEXT + self._queue_html() + self._hold_html()
         self._refresh_decisions()
         left = self.messages_left(s.turn)
         self.chat_send.description = "Send" if left is None else f"Send ({left} left)"
@@ -358,7 +366,6 @@ class SeatApp(BrowserPresence):
         self.ask_button.disabled = idle
         self.ready_button.disabled = idle
         self._sync_ready(s)
-        self.hold_html.value = self._hold_html()
 
     def _status_changed(self, status: str) -> None:
         """Paused, resumed or ended: said once; a refusal the pause caused is taken back."""
@@ -434,23 +441,24 @@ class SeatApp(BrowserPresence):
         return f'<div class="hx-panel"><ol>{items}</ol></div>'
 
     def _refresh_decisions(self) -> None:
-        if not self.session.is_commander:
-            self.decide_box.children = []
+        """The commander's Let … go / Not yet buttons, rebuilt only when the waiting
+        requests change (the replaced ones are closed: never sent to a browser again)."""
+        waiting = []
+        if self.session.is_commander:
+            waiting = [(r.id, r.seat) for r in self.game.follower.requests if r.status == "waiting"]
+        if waiting == self._decide_key:
             return
-        buttons = []
-        for r in self.game.follower.requests:
-            if r.status != "waiting":
-                continue
-            yes = W.Button(
-                description=f"Let {r.seat} go",
-                button_style="success",
-                layout=W.Layout(width="auto"),
-            )
-            no = W.Button(description="Not yet", layout=W.Layout(width="auto"))
-            yes.on_click(lambda _, rid=r.id: self.on_decide(rid, True))
-            no.on_click(lambda _, rid=r.id: self.on_decide(rid, False))
-            buttons.append(W.HBox([yes, no]))
-        self.decide_box.children = buttons
+        self._decide_key = waiting
+        k, old = self.app.kit, self.decide_box.children
+        rows = []
+        for rid, seat in waiting:
+            yes = k.button(f"Let {seat} go", button_style="success")
+            no = k.button("Not yet")
+            yes.on_click(lambda _, rid=rid: self.on_decide(rid, True))
+            no.on_click(lambda _, rid=rid: self.on_decide(rid, False))
+            rows.append(k.hbox([yes, no]))
+        self.decide_box.children = rows
+        k.close(old)
 
     # --- handlers ----------------------------------------------------------------------------------
     def _result(self, result, done: str) -> None:
@@ -486,6 +494,7 @@ class SeatApp(BrowserPresence):
         self._result(self.session.set_ready(ready), "Marked ready." if ready else "Not ready.")
 
 
+WHO_ACTS_NEXT = "<b>Who acts next</b> <small>(the overall commander decides, CA p.7)</small>"
 SEAT_STYLE = """<style>
 .hx-seat-head {line-height:1.9}
 .hx-chip {display:inline-block; border:1px solid #ccc; border-radius:12px; padding:0 8px;

@@ -17,17 +17,15 @@ NUDGE_SECONDS = 2.0
 STALL_SECONDS = 1.0  # a gap this long between two looks means the kernel was busy
 
 
-def browser_pulse() -> W.Play:
-    """The hidden widget the browser ticks once a second while the page is open."""
-    return W.Play(
-        value=0,
-        min=0,
-        max=10**9,
-        interval=BROWSER_TICK_MS,
-        repeat=True,
-        show_repeat=False,
-        layout=W.Layout(display="none"),
+def browser_pulse(kit=None) -> W.Play:
+    """The hidden widget the browser ticks once a second while the page is open
+    (its layout shared through ``kit``, a :class:`~widgets.lean.Kit`, when given)."""
+    settings = dict(
+        value=0, min=0, max=10**9, interval=BROWSER_TICK_MS, repeat=True, show_repeat=False
     )
+    if kit is not None:
+        return kit.make(W.Play, layout={"display": "none"}, **settings)
+    return W.Play(layout=W.Layout(display="none"), **settings)
 
 
 class BrowserPresence:

@@ -1,0 +1,133 @@
+"""What a seat page's kernel sends before the board is drawn (issue 30): at most 100 widget
+models and 100 KB of state, nothing a refresh leaves behind, the other tabs built when opened.
+
+A page's widget manager asks its kernel for every widget alive in it (``request_states``)
+and builds each model before it draws the page, so every widget made counts, shown or not,
+and a widget replaced but never closed is sent on every later page load.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from ipywidgets.widgets import widget as widget_module
+
+from classroom.combined_arms.positions import sketch
+from classroom.combined_arms.state import Decision
+from classroom.sessions import create_class, open_seat, open_store
+from widgets.ca_app import GameApp
+from widgets.ca_controller import LocalGame
+from widgets.coop_seat import SeatApp
+
+SEATS = ("armour", "D", "E", "F", "support")
+
+
+@pytest.fixture
+def team(tmp_path):
+    store = open_store(tmp_path / "class.db")
+    made = create_class(store, teams=1, seed=21)
+    yield store, {s.seat: s.token for s in made.teams[0].seats}
+    store.close()
+
+
+def alive() -> set:
+    return set(widget_module._instances)
+
+
+def sent(ids) -> tuple[int, int]:
+    """(models, bytes) of what ``request_states`` would send for these widgets."""
+    states = {}
+    for i in ids:
+        w = widget_module._instances[i]
+        states[i] = {"model_name": w._model_name, "state": w.get_state(drop_defaults=False)}
+    return len(states), len(json.dumps(states, default=lambda o: "<buffer>").encode())
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_a_seat_page_is_at_most_100_models_and_100_kb(team, seat):
+    store, tokens = team
+    before = alive()
+    SeatApp(open_seat(store, tokens[seat]), poll=False)
+    models, size = sent(alive() - before)
+    assert models <= 100, models
+    assert size <= 100 * 1024, size
+
+
+def test_refreshing_leaves_no_widget_behind_and_the_commanders_buttons_are_closed(team):
+    store, tokens = team
+    boss = SeatApp(open_seat(store, tokens["support"]), poll=False)
+    asker = SeatApp(open_seat(store, tokens["E"]), poll=False)
+    asker.ask_note.value = "E1 into the open"
+    asker.on_ask()
+    boss.game.follower.poll(force=True)
+    boss.refresh_team()
+    buttons = [b.description for row in boss.decide_box.children for b in row.children]
+    assert buttons == ["Let E go", "Not yet"]
+    row = boss.decide_box.children[0]
+    ids = {row.model_id, row.children[0].model_id, row.children[1].model_id}
+    count = len(alive())
+    for _ in range(3):
+        boss.refresh_team()
+        boss.app.refresh()
+    assert len(alive()) == count and boss.decide_box.children[0] is row  # made once
+    boss.on_decide(boss.game.follower.requests[-1].id, True)
+    assert boss.decide_box.children == ()
+    assert not ids & alive()  # closed: a page loaded later is not sent them
+
+
+def test_a_choice_awaited_is_drawn_once_and_closed_when_answered():
+    s = sketch(units={"D1": "3d", "A1": "3e bottom"})
+    s.pending = Decision("break", ("D1", "A1"), rule='CA "Enemy Fire"', prompt="which?")
+    app = GameApp(LocalGame(s), animate=False)
+    shown = app.decision_box.children
+    assert shown and "which?" in shown[0].value
+    ids = {w.model_id for w in shown}
+    count = len(alive())
+    app.refresh()
+    app.after()
+    assert app.decision_box.children == shown and len(alive()) == count
+    s.pending = None
+    app.after()
+    assert app.decision_box.children == () and not ids & alive()
+
+
+def test_the_tabs_under_the_board_are_built_when_first_opened(team):
+    store, tokens = team
+    seat = SeatApp(open_seat(store, tokens["D"]), poll=False)
+    tabs = seat.app.tabs
+    assert tabs.titles == ("Enemy phase", "Game log", "Score", "Game & help")
+    assert not hasattr(seat.app, "log_html") and not hasattr(seat.app, "palette_pick")
+    placeholder = tabs.children[1].model_id
+    tabs.selected_index = 1
+    assert placeholder not in alive() and seat.app.log_html in tabs.children[1].children
+    rows = min(250, len(seat.game.state.events)) + 1  # the events and a heading
+    assert seat.app.log_html.value.count("<tr>") == rows
+    tabs.selected_index = 2
+    assert "Score now" in seat.app.score_html.value
+    tabs.selected_index = 3
+    assert seat.app.palette_pick.value == seat.app.view.palette_name
+    assert tabs.titles == ("Enemy phase", "Game log", "Score", "Game & help")
+
+
+def test_widgets_share_their_layouts_and_styles_but_a_hidden_button_has_its_own(team):
+    store, tokens = team
+    app = SeatApp(open_seat(store, tokens["D"]), poll=False).app
+    assert app.message.layout is app.unit_html.layout and app.message.style is app.unit_html.style
+    assert app.fire_button.layout is not app.end_phase_button.layout
+    app.fire_button.layout.display = "none"
+    assert app.end_phase_button.layout.display != "none"
+
+
+def test_the_coach_tab_is_built_when_first_opened(team):
+    store, tokens = team
+    seat = SeatApp(open_seat(store, tokens["D"]), poll=False)
+    assert seat.app.coach is None
+    empty = seat.side_tabs.children[1].model_id
+    seat.side_tabs.selected_index = 1
+    coach = seat.app.coach
+    assert seat.side_tabs.children[1] is coach.widget and empty not in alive()
+    assert seat.side_tabs.titles == ("Team messages", "Coach")
+    seat.side_tabs.selected_index = 0
+    seat.side_tabs.selected_index = 1
+    assert seat.app.coach is coach  # built once
