@@ -200,11 +200,12 @@ def _run_in_kernel(connection_file: str, code: str) -> str:
 PLAY = """
 from classroom.sessions import open_seat
 from classroom.sessions.locate import open_location
-from tests.sessions.helpers import first_enter
+from classroom.combined_arms import Enter, legal_actions
 store = open_location(os.environ["HEXCLASS_STORE"])
 seat = open_seat(store, P["token"])
 follower = seat.follower()
-result = seat.submit(follower.version, first_enter(follower.state, seat.seat))
+enter = next(a for a in legal_actions(follower.state, seat.seat) if isinstance(a, Enter))
+result = seat.submit(follower.version, enter)
 said = seat.say("from inside the sandbox")
 print("PLAYED" + json.dumps([bool(result.ok), result.version, bool(said.ok)]))
 """
