@@ -31,7 +31,7 @@ import sys
 import tempfile
 from collections import Counter
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     CallMortar,
     ChooseBroken,
     ChooseRollOrder,
@@ -48,15 +48,15 @@ from classroom.combined_arms import (
     new_game,
     record,
 )
-from classroom.combined_arms.game import load
-from classroom.combined_arms.positions import Position
+from hexclass.classroom.combined_arms.game import load
+from hexclass.classroom.combined_arms.positions import Position
 
 P = "player"
 
 
 def ours(exc: BaseException) -> bool:
     """An error of the project's own types (defined in the classroom package)."""
-    return type(exc).__module__.startswith("classroom")
+    return type(exc).__module__.startswith("hexclass.classroom")
 
 
 def move_game():
@@ -210,7 +210,7 @@ STORE_PROBES = [
 
 
 def run_store(action, tmp):
-    from classroom.sessions import SQLiteStore, create_class
+    from hexclass.classroom.sessions import SQLiteStore, create_class
 
     path = pathlib.Path(tmp) / f"s{abs(hash(repr(action)))}.db"
     store = SQLiteStore(path)
@@ -377,7 +377,7 @@ def run_save(raw: bytes, tmp):
 
 
 def store_fault_probes(tmp):
-    from classroom.sessions import SQLiteStore, create_class
+    from hexclass.classroom.sessions import SQLiteStore, create_class
 
     out = []
 
@@ -433,7 +433,7 @@ def store_fault_probes(tmp):
             [
                 sys.executable,
                 "-m",
-                "classroom.cli",
+                "hexclass.classroom.cli",
                 "class",
                 "new",
                 "--teams",
@@ -463,7 +463,7 @@ class _CliRefusal(Exception):
     """The CLI said no in a sentence (counted as the project's own refusal)."""
 
 
-_CliRefusal.__module__ = "classroom.probe"
+_CliRefusal.__module__ = "hexclass.classroom.probe"
 
 
 def main() -> None:

@@ -4,13 +4,13 @@ Run:  .venv/bin/python benchmarks/ca_best.py [--games 1000] [--jobs 2] [--speed-
                                              [--coach 40] [--only strength,speed,coach,company]
 
 * **strength**: ``best``, ``steady`` and ``passive`` on the same seeds (the balance lab,
-  :func:`classroom.combined_arms.simulate.compare`): win rate with its Wilson 95 %
+  :func:`hexclass.classroom.combined_arms.simulate.compare`): win rate with its Wilson 95 %
   interval, mean score with its interval, the paired score difference of best against
   each, turns played; targets: best wins >= 25 % and means >= 16;
 * **speed**: best's games/s on one process and on two, measured one after the other
   on the same seeds (ratio = the speed-up the second core gives on this shared machine),
   and steady's games/s on one core in the same run (target >= 200);
-* **company**: the company-level planner (:mod:`classroom.combined_arms.bots.company`)
+* **company**: the company-level planner (:mod:`hexclass.classroom.combined_arms.bots.company`)
   against ``steady`` and ``passive`` (and ``best`` with ``--company-vs best,steady,passive``)
   on the same seeds: its Wilson interval, the paired differences, its games/s;
 * **coach**: seconds per *Suggest* (median, p95) on positions from steady games, at
@@ -27,11 +27,11 @@ import json
 import statistics
 import time
 
-from classroom.combined_arms import Options, apply
-from classroom.combined_arms.bots import make_policy, play_game
-from classroom.combined_arms.bots.coach import suggest
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.simulate import ProgressBar, compare, plot
+from hexclass.classroom.combined_arms import Options, apply
+from hexclass.classroom.combined_arms.bots import make_policy, play_game
+from hexclass.classroom.combined_arms.bots.coach import suggest
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.simulate import ProgressBar, compare, plot
 
 
 def strength(games: int, seed: int, jobs: int, png: str | None, out: str | None) -> None:
@@ -100,7 +100,7 @@ def stream(
     """
     from concurrent.futures import ProcessPoolExecutor
 
-    from classroom.combined_arms.simulate import play_chunk
+    from hexclass.classroom.combined_arms.simulate import play_chunk
 
     done = set()
     try:
@@ -123,7 +123,7 @@ def stream(
 def summarize(path: str) -> None:
     """Report stream files (comma-separated; a later file's games replace an earlier's):
     the seeds every policy has finished, with intervals."""
-    from classroom.combined_arms.simulate import Comparison, GameResult, Summary
+    from hexclass.classroom.combined_arms.simulate import Comparison, GameResult, Summary
 
     by: dict[str, dict[int, GameResult]] = {}
     for one in path.split(","):

@@ -7,7 +7,7 @@ benchmark measures the first bound for a scripted policy (steady by default).
 
 For each board (the seeds ``--seed`` ..), ``--playouts`` games are played from the
 opening position with dice re-seeded from the benchmark's own numbers
-(:func:`~classroom.combined_arms.outlook.planning_copy`), once with the policy and once
+(:func:`~hexclass.classroom.combined_arms.outlook.planning_copy`), once with the policy and once
 with ``passive`` on the same dice seeds (common random numbers). Each board then has a
 paired mean difference ``d`` and its standard error. Reported:
 
@@ -29,10 +29,10 @@ import random
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-from classroom.combined_arms import Options, new_game
-from classroom.combined_arms.bots import PassivePolicy, make_policy, state_seat
-from classroom.combined_arms.bots.base import play_out
-from classroom.combined_arms.outlook import planning_copy
+from hexclass.classroom.combined_arms import Options, new_game
+from hexclass.classroom.combined_arms.bots import PassivePolicy, make_policy, state_seat
+from hexclass.classroom.combined_arms.bots.base import play_out
+from hexclass.classroom.combined_arms.outlook import planning_copy
 
 
 def board_scores(args: tuple[int, str, int]) -> tuple[int, list[int], list[int]]:

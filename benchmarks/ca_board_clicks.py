@@ -6,7 +6,7 @@ Run:  .venv/bin/python benchmarks/ca_board_clicks.py [--repeat 40] [--compare-wi
 (e.g. the page before the controller, ``9ab1868``) and times the same clicks on it,
 interleaved, so the ratio is measured side by side on this noisy machine.
 
-Each click goes through the whole page handler of ``widgets.ca_app.GameApp``: the
+Each click goes through the whole page handler of ``hexclass.widgets.ca_app.GameApp``: the
 controller asks the engine (``query``), the highlights are recomputed, the overlay
 layer repainted and the side panels refreshed. This is the kernel's share of the
 click -> redraw latency that ``ca_page.py`` measures in Chromium (target p90 <= 25 ms).
@@ -23,9 +23,9 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from classroom.combined_arms import new_game  # noqa: E402
-from classroom.combined_arms.scenarios import load_position  # noqa: E402
-from widgets.ca_app import solitaire_app  # noqa: E402
+from hexclass.classroom.combined_arms import new_game  # noqa: E402
+from hexclass.classroom.combined_arms.scenarios import load_position  # noqa: E402
+from hexclass.widgets.ca_app import solitaire_app  # noqa: E402
 
 
 def timed(fn, repeat: int) -> list[float]:
@@ -57,9 +57,9 @@ def load_app_module(rev: str):
     ).stdout
     path = pathlib.Path(tempfile.mkdtemp()) / "ca_app_old.py"
     path.write_text(text)
-    spec = importlib.util.spec_from_file_location("widgets.ca_app_old", path)
+    spec = importlib.util.spec_from_file_location("hexclass.widgets.ca_app_old", path)
     module = importlib.util.module_from_spec(spec)
-    module.__package__ = "widgets"
+    module.__package__ = "hexclass.widgets"
     spec.loader.exec_module(module)
     return module
 

@@ -38,25 +38,25 @@ import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     Options,
     apply,
     check,
     new_game,
     quick,
 )
-from classroom.combined_arms import enemy as enemy_rules
-from classroom.combined_arms.actions import DeclareFire, EndGame, Enter, Move
-from classroom.combined_arms.bots import assessment, make_policy, movement_plan, state_seat
-from classroom.combined_arms.bots.base import _close_phase
-from classroom.combined_arms.bots.company import CompanyBudget, CompanyPlanner
-from classroom.combined_arms.bots.search import BestPolicy
-from classroom.combined_arms.outlook import end_value
-from classroom.combined_arms.simulate import Z95, wilson
-from classroom.combined_arms.units import POTENTIAL
-from classroom.combined_arms.victory import WIN
-from classroom.dice import Dice
-from classroom.hexgrid import distance
+from hexclass.classroom.combined_arms import enemy as enemy_rules
+from hexclass.classroom.combined_arms.actions import DeclareFire, EndGame, Enter, Move
+from hexclass.classroom.combined_arms.bots import assessment, make_policy, movement_plan, state_seat
+from hexclass.classroom.combined_arms.bots.base import _close_phase
+from hexclass.classroom.combined_arms.bots.company import CompanyBudget, CompanyPlanner
+from hexclass.classroom.combined_arms.bots.search import BestPolicy
+from hexclass.classroom.combined_arms.outlook import end_value
+from hexclass.classroom.combined_arms.simulate import Z95, wilson
+from hexclass.classroom.combined_arms.units import POTENTIAL
+from hexclass.classroom.combined_arms.victory import WIN
+from hexclass.classroom.dice import Dice
+from hexclass.classroom.hexgrid import distance
 
 MAX_ACTIONS = 20 * 2 * 66
 

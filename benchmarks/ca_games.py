@@ -32,8 +32,8 @@ import statistics
 import time
 from collections import defaultdict
 
-from classroom.combined_arms import EndPhase, Options, apply, new_game, record, replay
-from classroom.combined_arms.bot import make_policy, play_game
+from hexclass.classroom.combined_arms import EndPhase, Options, apply, new_game, record, replay
+from hexclass.classroom.combined_arms.bot import make_policy, play_game
 
 TARGET = 200.0
 MACHINE = "2 shared cores, noisy neighbours: treat differences under ~15% as noise"

@@ -19,9 +19,9 @@ import argparse
 import statistics
 import timeit
 
-from classroom.combined_arms import fire_odds
-from classroom.combined_arms import odds as ca_odds
-from classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms import fire_odds
+from hexclass.classroom.combined_arms import odds as ca_odds
+from hexclass.classroom.combined_arms.positions import sketch
 
 TARGET_US = 1000.0
 MACHINE = "2 shared cores, noisy neighbours: treat differences under ~15% as noise"

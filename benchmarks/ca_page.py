@@ -26,9 +26,9 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from classroom.combined_arms import new_game  # noqa: E402
+from hexclass.classroom.combined_arms import new_game  # noqa: E402
+from hexclass.widgets.ca_board import CABoardView  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, HexclassServer, canvas_point  # noqa: E402
-from widgets.ca_board import CABoardView  # noqa: E402
 
 MACHINE = "2 shared cores, noisy neighbours: read medians and percentiles, not single runs"
 PAINTED = """() => { const c = document.querySelector('.hexclass-ca-app canvas'); if (!c) return false;

@@ -82,8 +82,8 @@ SHOWS = """(needle) => {
 # one JSON line out: "GAME_ID" -> {"needle": text the teammates will see, "seat": ...}.
 DRIVER = r"""
 import json, sys
-from classroom.combined_arms import legal_actions
-from classroom.sessions import open_store
+from hexclass.classroom.combined_arms import legal_actions
+from hexclass.classroom.sessions import open_store
 store = open_store(sys.argv[1])
 turn = {}
 for line in sys.stdin:
@@ -199,7 +199,7 @@ class Target:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "classroom.cli", "serve", f"--port={self.port}",
+            [sys.executable, "-m", "hexclass.classroom.cli", "serve", f"--port={self.port}",
              f"--store={self.store}"],
             cwd=self.tree, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
@@ -218,7 +218,7 @@ class Target:
 
     def create_class(self, teams: int, seats: int, seed: int) -> dict:
         out = subprocess.run(
-            [sys.executable, "-m", "classroom.cli", "class", "new", "--teams", str(teams),
+            [sys.executable, "-m", "hexclass.classroom.cli", "class", "new", "--teams", str(teams),
              "--seats", str(seats), "--seed", str(seed), "--json", "--store", str(self.store),
              "--base-url", self.base],
             cwd=self.tree, env=self.env, capture_output=True, text=True, check=True,

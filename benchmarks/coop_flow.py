@@ -44,7 +44,7 @@ POLL = 0.05
 
 def pick_order(state, seat: str, rng: random.Random):
     """A legal order of this seat's own units (never an EndPhase / EndGame)."""
-    from classroom.combined_arms import legal_actions
+    from hexclass.classroom.combined_arms import legal_actions
 
     acts = [
         a for a in legal_actions(state, seat) if type(a).__name__ not in ("EndPhase", "EndGame")
@@ -57,10 +57,10 @@ def pick_order(state, seat: str, rng: random.Random):
 def run_seat(
     db: str, game: int, seat: str, seconds: float, seed: int, out: str, pace=(2.0, 5.0)
 ) -> None:
-    from classroom.combined_arms import EndPhase
-    from classroom.sessions.follow import GameFollower
-    from classroom.sessions.sqlite_store import SQLiteStore
-    from classroom.sessions.store import Refusal
+    from hexclass.classroom.combined_arms import EndPhase
+    from hexclass.classroom.sessions.follow import GameFollower
+    from hexclass.classroom.sessions.sqlite_store import SQLiteStore
+    from hexclass.classroom.sessions.store import Refusal
 
     rng = random.Random(seed)
     store = SQLiteStore(db)
@@ -81,7 +81,7 @@ def run_seat(
             state = f.state
             action = None
             if seat == "support" and state.pending is not None:
-                from classroom.combined_arms import legal_actions
+                from hexclass.classroom.combined_arms import legal_actions
 
                 choices = legal_actions(state, seat)
                 action = choices[0] if choices else None
@@ -152,7 +152,7 @@ def main() -> None:
         run_seat(db, int(game), seat, float(seconds), args.seed, out, tuple(args.pace))
         return
 
-    from classroom.sessions import SQLiteStore, create_class
+    from hexclass.classroom.sessions import SQLiteStore, create_class
 
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="coop-flow-"))
     db = tmp / "class.db"

@@ -25,9 +25,9 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from classroom.sessions import create_class, open_store  # noqa: E402
+from hexclass.classroom.sessions import create_class, open_store  # noqa: E402
+from hexclass.widgets.ca_board import CABoardView  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, HexclassServer, canvas_point  # noqa: E402
-from widgets.ca_board import CABoardView  # noqa: E402
 
 SEATS = ("armour", "D", "E", "F", "support")
 MOVES = [
@@ -97,7 +97,7 @@ def run(teams: int, moves: int, browser) -> tuple[list[float], list[float]]:
         for seat_pages in pages:
             for pg in seat_pages.values():
                 pg.evaluate(WATCH)
-        from classroom.combined_arms import new_game
+        from hexclass.classroom.combined_arms import new_game
 
         board = new_game(5).board
         rear = [h for h in board.friendly_edge if h not in board.road_set]

@@ -2,11 +2,11 @@
 
 Run:  .venv/bin/python benchmarks/lesson_new_sources.py [--repeats N]
 
-* Cherbourg: a change of the attack points in :class:`widgets.cherbourg_crt.CRTExplorer`
+* Cherbourg: a change of the attack points in :class:`hexclass.widgets.cherbourg_crt.CRTExplorer`
   (the model's column with every step, two exact distributions, the table, the chart);
   measured with and without the matplotlib chart, and the model's part alone
   (``combat_column`` plus the two distributions).
-* Movement: a click on :class:`widgets.movement_timing.PhaseTimingLab`'s map that adds
+* Movement: a click on :class:`hexclass.widgets.movement_timing.PhaseTimingLab`'s map that adds
   one order (the turn replayed for every unit over 12 phases, the chart, the log and the
   board's counter and overlay layers repainted in one ``hold_canvas`` batch), with the
   ``run_turn`` part alone beside it; then the click undone.
@@ -21,12 +21,12 @@ import argparse
 import statistics
 import time
 
-from classroom.cherbourg import combat_column, distribution
-from classroom.movement import run_turn
-from classroom.movement.hexmap import step
-from classroom.movement.scenarios import ESTEL
-from widgets.cherbourg_crt import CRTExplorer
-from widgets.movement_timing import PhaseTimingLab
+from hexclass.classroom.cherbourg import combat_column, distribution
+from hexclass.classroom.movement import run_turn
+from hexclass.classroom.movement.hexmap import step
+from hexclass.classroom.movement.scenarios import ESTEL
+from hexclass.widgets.cherbourg_crt import CRTExplorer
+from hexclass.widgets.movement_timing import PhaseTimingLab
 
 
 def ms(fn) -> float:

@@ -2,7 +2,7 @@
 
 Run:  .venv/bin/python benchmarks/lesson_supply_click.py [--repeats N] [--naive-repeats M]
 
-A click on :class:`widgets.toaw_supply.SupplyMapLab` (the 18 x 12 lesson map, both rules
+A click on :class:`hexclass.widgets.toaw_supply.SupplyMapLab` (the 18 x 12 lesson map, both rules
 side by side) runs the whole Python side: the tool edits the map or situation, the model
 computes the old-rules and the new-rules fields, and both boards repaint their supply,
 counter and overlay layers, each in one ``hold_canvas`` batch. The clicks cycle through
@@ -31,8 +31,8 @@ from dataclasses import replace
 import numpy as np
 from toaw_naive import naive_field
 
-from classroom.toaw import Rules, Terrain, both_rules
-from widgets.toaw_supply import SupplyMapLab
+from hexclass.classroom.toaw import Rules, Terrain, both_rules
+from hexclass.widgets.toaw_supply import SupplyMapLab
 
 TOOLS = ("enemy unit", "supply unit", "source", "road")
 

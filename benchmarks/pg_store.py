@@ -50,7 +50,7 @@ def pct(xs, q):
 
 
 def pick(state, seat, rng, end_chance=0.1):
-    from classroom.combined_arms import legal_actions
+    from hexclass.classroom.combined_arms import legal_actions
 
     acts = legal_actions(state, seat)
     if not acts:
@@ -67,8 +67,8 @@ def pick(state, seat, rng, end_chance=0.1):
 
 def child_follow(location: str, game: int, mode: str, seconds: float) -> None:
     """Follow ``game``; print ``version wall-time`` the moment each new version is held."""
-    from classroom.sessions import GameFollower
-    from classroom.sessions.locate import open_location
+    from hexclass.classroom.sessions import GameFollower
+    from hexclass.classroom.sessions.locate import open_location
 
     store = open_location(location)
     f = GameFollower(store, game, presence_every=3600)
@@ -93,9 +93,9 @@ def child_follow(location: str, game: int, mode: str, seconds: float) -> None:
 
 def child_write(location: str, game: int, seat: str, seconds: float, seed: int, out: str) -> None:
     """Submit this seat's legal moves as fast as possible; write latencies to ``out``."""
-    from classroom.sessions import GameFollower
-    from classroom.sessions.locate import open_location
-    from classroom.sessions.store import Refusal
+    from hexclass.classroom.sessions import GameFollower
+    from hexclass.classroom.sessions.locate import open_location
+    from hexclass.classroom.sessions.store import Refusal
 
     rng = random.Random(seed)
     store = open_location(location)
@@ -134,8 +134,8 @@ def _py(*args):
 
 
 def propagation(location: str, mode: str, moves: int) -> dict:
-    from classroom.sessions import GameFollower, create_class
-    from classroom.sessions.locate import open_location
+    from hexclass.classroom.sessions import GameFollower, create_class
+    from hexclass.classroom.sessions.locate import open_location
 
     store = open_location(location)
     g = create_class(store, teams=1, seed=11).teams[0].game_id
@@ -167,8 +167,8 @@ def propagation(location: str, mode: str, moves: int) -> dict:
 
 
 def contention(location: str, writers: int, seconds: float) -> dict:
-    from classroom.sessions import create_class
-    from classroom.sessions.locate import open_location
+    from hexclass.classroom.sessions import create_class
+    from hexclass.classroom.sessions.locate import open_location
 
     store = open_location(location)
     teams = max(1, writers // 5)
@@ -196,8 +196,8 @@ def contention(location: str, writers: int, seconds: float) -> dict:
 
 
 def migration(pg, teams: int, actions: int) -> dict:
-    from classroom.sessions import SQLiteStore, create_class
-    from classroom.sessions.migrate import migrate
+    from hexclass.classroom.sessions import SQLiteStore, create_class
+    from hexclass.classroom.sessions.migrate import migrate
 
     path = Path(tempfile.mkdtemp()) / "class.db"
     rng = random.Random(3)
@@ -229,7 +229,7 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=120, help="actions per migrated game")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
-    from classroom.sessions.pg_local import LocalPostgres
+    from hexclass.classroom.sessions.pg_local import LocalPostgres
 
     results: dict = {}
     with LocalPostgres() as pg:

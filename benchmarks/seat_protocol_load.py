@@ -227,7 +227,7 @@ class ServedTree(Target):
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "classroom.cli", "serve", f"--port={self.port}",
+            [sys.executable, "-m", "hexclass.classroom.cli", "serve", f"--port={self.port}",
              f"--store={self.store}", *self.serve_args],
             cwd=self.tree, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip

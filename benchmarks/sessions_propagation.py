@@ -3,7 +3,7 @@
 Run:  .venv/bin/python benchmarks/sessions_propagation.py [--actions N] [--interval S]
 
 Every seat page is a separate process (as every Voilà kernel is) with its own
-:class:`~classroom.sessions.follow.GameFollower` polling the shared SQLite file every
+:class:`~hexclass.classroom.sessions.follow.GameFollower` polling the shared SQLite file every
 ``--interval`` seconds. In each team one seat process also submits an action every
 ``--gap`` seconds (a random legal action for whichever seat has one). For every accepted
 action we take the time from the start of ``submit`` to the moment each *other* seat's
@@ -36,8 +36,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from classroom.combined_arms import legal_actions  # noqa: E402
-from classroom.sessions import GameFollower, SQLiteStore, create_class  # noqa: E402
+from hexclass.classroom.combined_arms import legal_actions  # noqa: E402
+from hexclass.classroom.sessions import GameFollower, SQLiteStore, create_class  # noqa: E402
 
 SEATS = ("armour", "D", "E", "F", "support")
 

@@ -3,7 +3,7 @@
 The baseline the speed benchmark (``benchmarks/toaw_supply.py``) compares against, and
 an independent oracle for the tests: it re-states the rules of TOAW 9.1.7 hex by hex
 from the map's lookups, without numpy arrays, scipy graphs or the fast module's
-helpers, and must give the same numbers as :func:`classroom.toaw.supply_field`.
+helpers, and must give the same numbers as :func:`hexclass.classroom.toaw.supply_field`.
 Returns plain dicts ``{hex: fraction}`` holding only supplied hexes.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 import heapq
 from collections import deque
 
-from classroom import hexgrid
-from classroom.toaw.hexmap import HexMap
-from classroom.toaw.situation import Situation, SupplySettings
-from classroom.toaw.terrain import (
+from hexclass.classroom import hexgrid
+from hexclass.classroom.toaw.hexmap import HexMap
+from hexclass.classroom.toaw.situation import Situation, SupplySettings
+from hexclass.classroom.toaw.terrain import (
     MUD_FACTOR,
     ROAD_MP,
     TERRAIN_RULES,

@@ -25,7 +25,7 @@ from dataclasses import replace
 import numpy as np
 from toaw_naive import naive_field
 
-from classroom.toaw import (
+from hexclass.classroom.toaw import (
     Feature,
     HexMap,
     HexsideFeature,
@@ -35,7 +35,7 @@ from classroom.toaw import (
     Terrain,
     supply_field,
 )
-from classroom.toaw.hexmap import offset_to_axial
+from hexclass.classroom.toaw.hexmap import offset_to_axial
 
 TERRAIN_MIX = {
     Terrain.OPEN: 0.42,

@@ -1,6 +1,6 @@
 """Tune the steady policy's weights with the balance lab's paired games (issue 13).
 
-Random search over :class:`~classroom.combined_arms.bots.SteadyWeights`: every candidate
+Random search over :class:`~hexclass.classroom.combined_arms.bots.SteadyWeights`: every candidate
 plays the same seeds, and is scored by its paired score difference against ``passive``
 (ending after turn 1) on those seeds, so board luck cancels. The best candidates of a
 screening round are re-played on more seeds before one is kept.
@@ -21,8 +21,13 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
 
-from classroom.combined_arms import Options
-from classroom.combined_arms.bots import PassivePolicy, SteadyPolicy, SteadyWeights, play_game
+from hexclass.classroom.combined_arms import Options
+from hexclass.classroom.combined_arms.bots import (
+    PassivePolicy,
+    SteadyPolicy,
+    SteadyWeights,
+    play_game,
+)
 
 # (low, high) for floats, a tuple of choices otherwise
 SPACE: dict[str, object] = {

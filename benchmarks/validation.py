@@ -27,8 +27,8 @@ import statistics
 import time
 from typing import Annotated, Literal
 
-from classroom.combined_arms import Options, engine, new_game, record, replay
-from classroom.combined_arms.actions import (
+from hexclass.classroom.combined_arms import Options, engine, new_game, record, replay
+from hexclass.classroom.combined_arms.actions import (
     ACTION_TYPES,
     CallMortar,
     ChooseBroken,
@@ -41,8 +41,8 @@ from classroom.combined_arms.actions import (
     action_from_json,
     action_to_json,
 )
-from classroom.combined_arms.bot import make_policy, play_game
-from classroom.combined_arms.validate import action_problem
+from hexclass.classroom.combined_arms.bot import make_policy, play_game
+from hexclass.classroom.combined_arms.validate import action_problem
 
 SAMPLE = [
     Enter("player", "D1", (0, 0)),

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from classroom import __version__
+from hexclass.classroom import __version__
 
 SIMULATE_HELP = """\
 The balance lab: play whole Combined Arms games with an attacker and report the win
@@ -45,7 +45,7 @@ def _seed(text: str) -> int:
 
 def _policies(text: str) -> list[str]:
     """A comma-separated list of known policy names, each once."""
-    from classroom.combined_arms.bot import POLICIES
+    from hexclass.classroom.combined_arms.bot import POLICIES
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
@@ -65,10 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hexclass {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_simulate(commands)
-    from classroom.sessions.cli import add_class_commands
+    from hexclass.classroom.sessions.cli import add_class_commands
 
     add_class_commands(commands)
-    from classroom.serve import add_serve_command
+    from hexclass.classroom.serve import add_serve_command
 
     add_serve_command(commands)
     _add_lessons(commands)
@@ -131,7 +131,7 @@ def _lessons(args) -> int:
 
 
 def _add_simulate(commands) -> None:
-    from classroom.combined_arms.bot import POLICIES
+    from hexclass.classroom.combined_arms.bot import POLICIES
 
     sim = commands.add_parser(
         "simulate",
@@ -172,7 +172,7 @@ def _add_simulate(commands) -> None:
 
 
 def _simulate(args) -> int:
-    from classroom.combined_arms.simulate import ProgressBar, compare, plot
+    from hexclass.classroom.combined_arms.simulate import ProgressBar, compare, plot
 
     if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://")):
         print(

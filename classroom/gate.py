@@ -1,6 +1,6 @@
 """What ``hexclass serve`` checks before a page gets a kernel, and who may use one after.
 
-The server (:mod:`classroom.server`) runs on a class network: anyone on it can send it
+The server (:mod:`hexclass.classroom.server`) runs on a class network: anyone on it can send it
 requests. This module holds the checks that keep a curious student from starting
 kernels, creating classes or using someone else's kernel (``docs/security.md``):
 
@@ -150,12 +150,12 @@ class Gate:
     # the store, for seat tokens
     def lookup(self, token: str):
         """Whose link ``token`` is (``TokenInfo``), or None; StoreError if the store fails."""
-        from classroom.sessions.store import looks_like_token
+        from hexclass.classroom.sessions.store import looks_like_token
 
         if not looks_like_token(token):
             return None
         if self._store is None:
-            from classroom.sessions.locate import open_location
+            from hexclass.classroom.sessions.locate import open_location
 
             self._store = open_location(self.store_location)
         try:

@@ -1,8 +1,8 @@
 """A Landlock sandbox for the page kernels that do not hold the store's key.
 
 ``hexclass serve`` starts every page kernel without the store's key (all but the
-instructor's: :class:`classroom.server.SandboxedKernelManager`) as ``python -m
-classroom.sandbox --hide=<key file> -f <connection file>`` instead of ``python -m
+instructor's: :class:`hexclass.classroom.server.SandboxedKernelManager`) as ``python -m
+hexclass.classroom.sandbox --hide=<key file> -f <connection file>`` instead of ``python -m
 ipykernel_launcher``. This module locks the process in before any page code runs, then
 starts ipykernel in the same process:
 
@@ -335,8 +335,8 @@ def launcher_cmd(cmd: list[str], hide: list[str]) -> list[str]:
     """``cmd`` started through this module, hiding ``hide`` (ipykernel runs in the same process)."""
     flags = [f"{HIDE}{path}" for path in hide]
     if len(cmd) >= 3 and cmd[1:3] == ["-m", "ipykernel_launcher"]:
-        return [cmd[0], "-m", "classroom.sandbox", *flags, *cmd[3:]]
-    return [sys.executable, "-m", "classroom.sandbox", *flags, "--exec", *cmd]
+        return [cmd[0], "-m", "hexclass.classroom.sandbox", *flags, *cmd[3:]]
+    return [sys.executable, "-m", "hexclass.classroom.sandbox", *flags, "--exec", *cmd]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,6 +1,6 @@
 """``hexclass serve``: run the Voilà pages (home, solitaire, seats, instructor, lessons).
 
-The pages are served by :mod:`classroom.server` (Voilà plus a kernel lifecycle for a
+The pages are served by :mod:`hexclass.classroom.server` (Voilà plus a kernel lifecycle for a
 class) in a child process of its own process group, which this command supervises:
 
 * a port already in use is a clear error before any address is printed; the address
@@ -53,7 +53,7 @@ STOP_SECONDS = 20.0
 
 def default_store() -> str:
     """``$HEXCLASS_STORE`` if set, else ``~/.hexclass/class.db`` (a path or a URL)."""
-    from classroom.sessions.locate import default_location
+    from hexclass.classroom.sessions.locate import default_location
 
     return default_location()
 
@@ -173,7 +173,7 @@ def default_max_kernels(meminfo: str = "/proc/meminfo") -> int:
 def instructor_key(given: str | None) -> tuple[str, bool]:
     """The instructor key (``--instructor-key``, ``$HEXCLASS_INSTRUCTOR_KEY`` or new), and
     whether it was made now."""
-    from classroom.gate import KEY_ENV, new_key
+    from hexclass.classroom.gate import KEY_ENV, new_key
 
     key = given or os.environ.get(KEY_ENV, "")
     return (key, False) if key else (new_key(), True)
@@ -190,7 +190,7 @@ def voila_command(
     reload_grace: float = 10.0,
     max_kernels: int = 8,
 ) -> list[str]:
-    """The child's command line: :mod:`classroom.server` with Voilà's options.
+    """The child's command line: :mod:`hexclass.classroom.server` with Voilà's options.
 
     The instructor key is not on it (any local user can read a command line): the child
     reads it from its stdin (``--HexclassVoila.key_on_stdin``).
@@ -199,7 +199,7 @@ def voila_command(
     cmd = [
         sys.executable,
         "-m",
-        "classroom.server",
+        "hexclass.classroom.server",
         str(ROOT),
         "--no-browser",
         f"--port={port}",
@@ -207,7 +207,7 @@ def voila_command(
         "--Voila.port_retries=0",
         "--ServerApp.open_browser=False",
         "--template=hexclass",
-        "--VoilaConfiguration.multi_kernel_manager_class=classroom.server.HexclassKernelManager",
+        "--VoilaConfiguration.multi_kernel_manager_class=hexclass.classroom.server.HexclassKernelManager",
         f"--HexclassKernelManager.cull_idle_timeout={int(cull_after)}",
         f"--HexclassKernelManager.cull_interval={cull_interval}",
         "--HexclassKernelManager.cull_connected=False",
@@ -233,7 +233,7 @@ def voila_command(
         }
         cmd += [
             "--preheat_kernel=True",
-            f"--hexclass-pools={json.dumps(pools)}",  # see classroom.server.main
+            f"--hexclass-pools={json.dumps(pools)}",  # see hexclass.classroom.server.main
             "--VoilaKernelManager.fill_delay=0",
             f"--HexclassKernelManager.seat_pool_min={seat_min}",
             f"--HexclassKernelManager.seat_pool_max={class_size}",
@@ -351,7 +351,7 @@ class Supervisor:
 
 def store_key_env(store: str, key_file: str | None) -> dict[str, str]:
     """The server's key settings: the key file made (0600) if missing, its path exported."""
-    from classroom.sessions import sealed
+    from hexclass.classroom.sessions import sealed
 
     os.environ.pop(sealed.KEYLESS_ENV, None)
     if key_file is None and os.environ.get(sealed.KEY_ENV):
@@ -365,7 +365,7 @@ def store_key_env(store: str, key_file: str | None) -> dict[str, str]:
 
 
 def run(args) -> int:
-    from classroom.sessions.locate import describe, for_children, is_postgres, sqlite_path
+    from hexclass.classroom.sessions.locate import describe, for_children, is_postgres, sqlite_path
 
     location = args.store or default_store()
     try:
@@ -384,7 +384,7 @@ def run(args) -> int:
     if problem:
         print(f"hexclass serve: {problem}", file=sys.stderr)
         return 2
-    from classroom.gate import KEY_ENV, key_problem
+    from hexclass.classroom.gate import KEY_ENV, key_problem
 
     key, made = instructor_key(args.instructor_key)
     if key_problem(key):

@@ -1,7 +1,7 @@
 """The Voilà server behind ``hexclass serve``: Voilà plus a kernel lifecycle fit for a class.
 
-``hexclass serve`` (:mod:`classroom.serve`) runs this module in a child process
-(``python -m classroom.server ...`` with Voilà's own options) and supervises it. On top of
+``hexclass serve`` (:mod:`hexclass.classroom.serve`) runs this module in a child process
+(``python -m hexclass.classroom.server ...`` with Voilà's own options) and supervises it. On top of
 Voilà it adds:
 
 * **A page closed gives its kernel back.** Voilà asks for the shutdown from the page's
@@ -24,7 +24,7 @@ Voilà it adds:
   console that opens warms ``console_warm_seats`` more for the class it will create.
 * ``/`` redirects to the home page; ``/hexclass/api/status`` (loopback only) reports the
   kernel counts and PIDs; one log line per kernel started or stopped, with the counts.
-* **Nothing for free on an open network** (:mod:`classroom.gate`, ``docs/security.md``):
+* **Nothing for free on an open network** (:mod:`hexclass.classroom.gate`, ``docs/security.md``):
   the instructor key, seat tokens checked before a kernel starts, kernel budgets, kernel
   endpoints only for the page that started the kernel, no listings, no tracebacks.
 * SIGTERM, SIGINT and SIGHUP all stop the loop, after which every kernel is shut down.
@@ -60,8 +60,8 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
-from classroom import gate as G
-from classroom import kernel_log, sandbox
+from hexclass.classroom import gate as G
+from hexclass.classroom import kernel_log, sandbox
 
 HOME = "classroom/pages/home.ipynb"
 SEAT = "classroom/pages/seat.ipynb"
@@ -102,7 +102,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
 
     @default("kernel_manager_class")
     def _sandboxed_kernels(self):
-        return "classroom.server.SandboxedKernelManager"
+        return "hexclass.classroom.server.SandboxedKernelManager"
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -116,7 +116,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         self._store_stamp = None
         self.started_total = 0
         self.stopped_total = 0
-        self.claims: dict[str, str] = {}  # kernel id -> the page's claim (classroom.gate)
+        self.claims: dict[str, str] = {}  # kernel id -> the page's claim (hexclass.classroom.gate)
         self.query_keys: dict[str, str] = {}  # kernel id -> its /voila/query key
 
     # --- start and stop, one log line each ----------------------------------------------------
@@ -369,10 +369,10 @@ class HexclassKernelManager(AsyncMappingKernelManager):
 
 
 class SandboxedKernelManager(ServerKernelManager):
-    """One kernel: started through :mod:`classroom.sandbox` when it has no key for the store."""
+    """One kernel: started through :mod:`hexclass.classroom.sandbox` when it has no key for the store."""
 
     def format_kernel_cmd(self, extra_arguments=None):
-        from classroom.sessions.sealed import KEYLESS_ENV
+        from hexclass.classroom.sessions.sealed import KEYLESS_ENV
 
         cmd = super().format_kernel_cmd(extra_arguments)
         env = (self._launch_args or {}).get("env") or {}
@@ -389,7 +389,7 @@ def key_files() -> list[str]:
     """What a keyless kernel must not read: the store key's file (``--key-file``, the
     default one) and, once seat kernels have a PostgreSQL role of their own, libpq's
     password files."""
-    from classroom.sessions.sealed import KEY_FILE_ENV, key_file_for
+    from hexclass.classroom.sessions.sealed import KEY_FILE_ENV, key_file_for
 
     found = [os.environ.get(KEY_FILE_ENV, "")]
     location = os.environ.get("HEXCLASS_STORE")
@@ -414,9 +414,9 @@ def kernel_env(env: dict | None) -> dict:
     neither ``$HEXCLASS_KEY`` nor ``$HEXCLASS_KEY_FILE`` and is told it has no key
     (``$HEXCLASS_KEYLESS``): it opens the store without it and follows the referee's
     public copies (classroom/sessions/relay.py). On PostgreSQL its ``$HEXCLASS_STORE`` is
-    the seat role's URL (:mod:`classroom.sessions.pg_roles`), when the server made one.
+    the seat role's URL (:mod:`hexclass.classroom.sessions.pg_roles`), when the server made one.
     """
-    from classroom.sessions.sealed import KEY_ENVS, KEYLESS_ENV
+    from hexclass.classroom.sessions.sealed import KEY_ENVS, KEYLESS_ENV
 
     env = dict(os.environ if env is None else env)
     if page_of(env) == INSTRUCTOR:
@@ -436,10 +436,10 @@ def prepare_store(log) -> None:
     """Before any kernel starts: the store exists; on PostgreSQL, the seat kernels' role.
 
     A sandboxed kernel cannot use a file made after it started in the key's folder
-    (:mod:`classroom.sandbox`), so a SQLite store is created here, not by the referee's
+    (:mod:`hexclass.classroom.sandbox`), so a SQLite store is created here, not by the referee's
     thread while the pool's kernels start.
     """
-    from classroom.sessions.locate import is_postgres, open_location, sqlite_path
+    from hexclass.classroom.sessions.locate import is_postgres, open_location, sqlite_path
 
     location = os.environ.get("HEXCLASS_STORE", "")
     if not location:
@@ -453,7 +453,7 @@ def prepare_store(log) -> None:
         return
     from urllib.parse import urlsplit
 
-    from classroom.sessions import pg_roles
+    from hexclass.classroom.sessions import pg_roles
 
     try:
         _SEAT_STORE[location] = pg_roles.ensure_seat_role(location)
@@ -483,7 +483,7 @@ def page_of(env: dict) -> str:
 
 def store_stamp(location: str):
     """A cheap mark that changes whenever an SQLite store is written (None for PostgreSQL)."""
-    from classroom.sessions.locate import is_postgres, sqlite_path
+    from hexclass.classroom.sessions.locate import is_postgres, sqlite_path
 
     if is_postgres(location):
         return None
@@ -501,10 +501,10 @@ def store_stamp(location: str):
 
 def open_seats(location: str) -> int:
     """Seats of the store's running (or paused) games: the students who may still join."""
-    from classroom.sessions.locate import is_postgres, sqlite_path
+    from hexclass.classroom.sessions.locate import is_postgres, sqlite_path
 
     if is_postgres(location):
-        from classroom.sessions.locate import open_location
+        from hexclass.classroom.sessions.locate import open_location
 
         store = open_location(location)
         try:
@@ -571,7 +571,7 @@ class _Recorder:
 
 
 class RenderHandler(TornadoVoilaHandler):
-    """Voilà's page handler, gated (:mod:`classroom.gate`), that also sets ``_xsrf``.
+    """Voilà's page handler, gated (:mod:`hexclass.classroom.gate`), that also sets ``_xsrf``.
 
     Before any kernel starts it checks the page (a hexclass page or a lesson), the
     instructor key, a seat page's token and the kernel budgets; a refused request gets a
@@ -807,8 +807,8 @@ def start_referee(log):
     location = os.environ.get("HEXCLASS_STORE")
     if not location:
         return None
-    from classroom.sessions.hidden import Referee
-    from classroom.sessions.locate import open_location
+    from hexclass.classroom.sessions.hidden import Referee
+    from hexclass.classroom.sessions.locate import open_location
 
     stop = threading.Event()
 
@@ -827,7 +827,7 @@ def start_referee(log):
 
 
 class HexclassVoila(Voila):
-    """Voilà with the handlers and kernel manager above, gated (:mod:`classroom.gate`)."""
+    """Voilà with the handlers and kernel manager above, gated (:mod:`hexclass.classroom.gate`)."""
 
     name = "hexclass-voila"
     key_on_stdin = Bool(

@@ -38,7 +38,7 @@ import sys
 
 # Whether the code imports hexclass.classroom / hexclass.widgets (True) or still the
 # top-level classroom / widgets (False). The rename of every import sets it to True.
-NAMESPACED = False
+NAMESPACED = True
 
 SUBPACKAGES = ("classroom", "widgets")  # the folders installed as hexclass.<name>
 

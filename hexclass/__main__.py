@@ -2,7 +2,7 @@
 
 import sys
 
-from classroom.cli import main
+from hexclass.classroom.cli import main
 
 __all__ = ["main"]
 

@@ -27,7 +27,11 @@ _pg_schemas = iter(range(1, 1_000_000))
 @pytest.fixture(scope="session")
 def pg_server():
     """One throwaway PostgreSQL cluster for the session: Unix socket only, stopped by PID."""
-    from classroom.sessions.pg_local import LocalPostgres, PostgresUnavailable, find_bin_dir
+    from hexclass.classroom.sessions.pg_local import (
+        LocalPostgres,
+        PostgresUnavailable,
+        find_bin_dir,
+    )
 
     try:
         find_bin_dir()

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from classroom.cli import main
+from hexclass.classroom.cli import main
 
 FIELDS = {
     "policy": str,
@@ -31,7 +31,7 @@ FIELDS = {
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "classroom.cli", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "hexclass.classroom.cli", *args], capture_output=True, text=True, timeout=120
     )
 
 

@@ -6,11 +6,11 @@ import pkgutil
 
 import pytest
 
-import classroom.combined_arms
+import hexclass.classroom.combined_arms
 
-MODULES = ["classroom.hexgrid", "classroom.dice", "classroom.kernel_log"] + [
-    m.name for m in pkgutil.iter_modules(classroom.combined_arms.__path__, "classroom.combined_arms.")
-] + ["classroom.combined_arms"]
+MODULES = ["hexclass.classroom.hexgrid", "hexclass.classroom.dice", "hexclass.classroom.kernel_log"] + [
+    m.name for m in pkgutil.iter_modules(hexclass.classroom.combined_arms.__path__, "hexclass.classroom.combined_arms.")
+] + ["hexclass.classroom.combined_arms"]
 
 
 @pytest.mark.parametrize("name", MODULES)

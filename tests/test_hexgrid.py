@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from classroom import hexgrid as hg
+from hexclass.classroom import hexgrid as hg
 
 coords = st.tuples(st.integers(-20, 20), st.integers(-20, 20))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import logging
 
-from classroom import kernel_log
-from classroom.kernel_log import forward, forward_in_thread
+from hexclass.classroom import kernel_log
+from hexclass.classroom.kernel_log import forward, forward_in_thread
 
 STOP_TRACEBACK = [
     "[IPKernelApp] ERROR | Exception in message handler:",

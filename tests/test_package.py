@@ -1,12 +1,12 @@
 import subprocess
 import sys
 
-import classroom
+from hexclass import classroom
 
 
 def test_console_script_reports_version():
     out = subprocess.run(
-        [sys.executable, "-m", "classroom.cli", "--version"], capture_output=True, text=True
+        [sys.executable, "-m", "hexclass.classroom.cli", "--version"], capture_output=True, text=True
     )
     assert out.returncode == 0
     assert out.stdout.strip() == f"hexclass {classroom.__version__}"
@@ -14,8 +14,8 @@ def test_console_script_reports_version():
 
 def test_classroom_never_imports_ipywidgets():
     code = (
-        "import sys, pkgutil, importlib, classroom\n"
-        "for m in pkgutil.walk_packages(classroom.__path__, 'classroom.'):\n"
+        "import sys, pkgutil, importlib, hexclass.classroom\n"
+        "for m in pkgutil.walk_packages(hexclass.classroom.__path__, 'hexclass.classroom.'):\n"
         "    importlib.import_module(m.name)\n"
         "print('ipywidgets' in sys.modules)\n"
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from classroom.server import ready_first
+from hexclass.classroom.server import ready_first
 
 
 def test_a_ready_kernel_goes_to_the_head_of_the_pool():

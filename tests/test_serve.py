@@ -20,8 +20,8 @@ import urllib.request
 
 import pytest
 
-from classroom.serve import marked_processes, port_problem
-from classroom.sessions import create_class, open_store
+from hexclass.classroom.serve import marked_processes, port_problem
+from hexclass.classroom.sessions import create_class, open_store
 from tests.conftest import instructor_opener
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ class Served:
             [
                 sys.executable,
                 "-m",
-                "classroom.cli",
+                "hexclass.classroom.cli",
                 "serve",
                 f"--port={self.port}",
                 f"--store={self.store}",
@@ -143,7 +143,7 @@ def test_a_busy_port_is_a_clear_error_before_any_address(served):
         blocker.listen()
         port = blocker.getsockname()[1]
         out = subprocess.run(
-            [sys.executable, "-m", "classroom.cli", "serve", f"--port={port}"],
+            [sys.executable, "-m", "hexclass.classroom.cli", "serve", f"--port={port}"],
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -160,7 +160,7 @@ def test_a_short_instructor_key_is_refused_before_serving():
         [
             sys.executable,
             "-m",
-            "classroom.cli",
+            "hexclass.classroom.cli",
             "serve",
             f"--port={free_port()}",
             "--instructor-key",
@@ -176,7 +176,7 @@ def test_a_short_instructor_key_is_refused_before_serving():
 
 
 def test_the_kernel_budget_follows_the_memory(tmp_path):
-    from classroom.serve import KERNEL_MIB, default_max_kernels
+    from hexclass.classroom.serve import KERNEL_MIB, default_max_kernels
 
     meminfo = tmp_path / "meminfo"
     meminfo.write_text("MemTotal: 25165824 kB\nMemAvailable: 16777216 kB\n")  # 16 GiB free
@@ -230,7 +230,7 @@ def test_the_seat_pool_follows_the_class(served):
 
 
 def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path):
-    from classroom.server import open_seats, store_stamp
+    from hexclass.classroom.server import open_seats, store_stamp
 
     db = tmp_path / "class.db"
     store = open_store(db)

@@ -159,7 +159,7 @@ def test_someone_elses_package_called_classroom_is_left_alone(tmp_path):
 
 
 def test_python_m_hexclass_is_the_hexclass_command(tmp_path):
-    from classroom import __version__
+    from hexclass.classroom import __version__
 
     out = subprocess.run(
         [sys.executable, "-m", "hexclass", "--version"],
@@ -183,7 +183,7 @@ def test_resources_find_the_lessons_scenarios_pages_and_template():
     )
     assert (resources.pages_dir() / "home.ipynb").is_file()
     assert (resources.jupyter_share() / "voila/templates/hexclass/conf.json").is_file()
-    from classroom.combined_arms.scenarios import scenario_names
+    from hexclass.classroom.combined_arms.scenarios import scenario_names
 
     assert scenario_names() == sorted(p.stem for p in _tracked("scenarios/ca/*.toml"))
 
@@ -203,7 +203,7 @@ def test_the_home_page_links_every_lesson_where_the_server_finds_it():
 
 
 def test_hexclass_lessons_copies_every_lesson_into_a_folder(tmp_path, capsys):
-    from classroom.cli import main
+    from hexclass.classroom.cli import main
 
     target = tmp_path / "my lessons"
     assert main(["lessons", str(target)]) == 0
@@ -217,7 +217,7 @@ def test_hexclass_lessons_copies_every_lesson_into_a_folder(tmp_path, capsys):
 
 
 def test_hexclass_lessons_keeps_a_lesson_the_learner_changed(tmp_path, capsys):
-    from classroom.cli import main
+    from hexclass.classroom.cli import main
 
     assert main(["lessons", str(tmp_path)]) == 0
     first = resources.lessons()[0].name
@@ -233,7 +233,7 @@ def test_hexclass_lessons_keeps_a_lesson_the_learner_changed(tmp_path, capsys):
 
 
 def test_hexclass_lessons_into_a_file_is_a_clear_error(tmp_path, capsys):
-    from classroom.cli import main
+    from hexclass.classroom.cli import main
 
     target = tmp_path / "notes.txt"
     target.write_text("keep me")

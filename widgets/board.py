@@ -1,7 +1,7 @@
 """The hex-board machinery every map in hexclass is drawn with.
 
 A :class:`HexBoard` is an ipycanvas ``MultiCanvas`` with named layers (by default
-``terrain``, ``counters``, ``overlay``), one :class:`~classroom.hexgrid.Layout` that
+``terrain``, ``counters``, ``overlay``), one :class:`~hexclass.classroom.hexgrid.Layout` that
 converts between hexes and canvas pixels, and a painter function per layer.
 
 * A canvas is stateless: the browser keeps no drawing of its own. Every layer is
@@ -23,7 +23,7 @@ import ipywidgets as W
 import numpy as np
 from ipycanvas import Canvas, MultiCanvas, hold_canvas
 
-from classroom.hexgrid import Hex, Layout, bounding_box
+from hexclass.classroom.hexgrid import Hex, Layout, bounding_box
 
 Painter = Callable[[Canvas], None]
 

@@ -2,7 +2,7 @@
 
 The app draws and holds widgets; it decides nothing. What the player has in hand
 (selection, facing, fire group, target, mortar call) lives in the headless
-:class:`~widgets.ca_controller.BoardController`, which asks the engine about every
+:class:`~hexclass.widgets.ca_controller.BoardController`, which asks the engine about every
 legality. ``game`` is anything with ``state`` and ``submit(action) -> str | None``:
 :class:`LocalGame` keeps a solitaire game in this kernel; the co-op seat page gives the
 same interface backed by the shared store.
@@ -23,13 +23,13 @@ import traceback
 
 import ipywidgets as W
 
-from classroom.combined_arms import new_game
-from classroom.combined_arms.game import RecordError, parse_record, record, replay
-from classroom.combined_arms.positions import Position, PositionError
-from classroom.combined_arms.query import enemy_shots, score_now
-from classroom.combined_arms.scenarios import load_position, scenario_names
-from classroom.combined_arms.state import Options
-from classroom.combined_arms.stats import per_turn
+from hexclass.classroom.combined_arms import new_game
+from hexclass.classroom.combined_arms.game import RecordError, parse_record, record, replay
+from hexclass.classroom.combined_arms.positions import Position, PositionError
+from hexclass.classroom.combined_arms.query import enemy_shots, score_now
+from hexclass.classroom.combined_arms.scenarios import load_position, scenario_names
+from hexclass.classroom.combined_arms.state import Options
+from hexclass.classroom.combined_arms.stats import per_turn
 
 from . import ca_panels as P
 from . import ca_reports as R
@@ -799,7 +799,7 @@ class GameApp:
         if not self.solitaire:
             return ""
         try:
-            from classroom.combined_arms.outlook import end_value
+            from hexclass.classroom.combined_arms.outlook import end_value
 
             mean, win = end_value(self.state)
         except Exception:  # noqa: BLE001 - e.g. the enemy-player variant refuses
@@ -1077,7 +1077,7 @@ def start_from_query(app: GameApp, params: dict[str, str]) -> GameApp:
 
 def query_params() -> dict[str, str]:
     """The page's URL query under Voilà (waits for it with preheated kernels); {} elsewhere."""
-    from classroom.pages.request import query_params as page_query
+    from hexclass.classroom.pages.request import query_params as page_query
 
     return page_query()  # without importing voila into the kernel (about 57 MiB less)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from classroom import hexgrid as hg
-from classroom.combined_arms.board import STANDARD_HEXES, T
-from classroom.combined_arms.lines import friendly_line
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.combined_arms.board import STANDARD_HEXES, T
+from hexclass.classroom.combined_arms.lines import friendly_line
+from hexclass.classroom.hexgrid import Hex
 
 from .board import HexBoard, blend
 

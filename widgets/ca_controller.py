@@ -2,13 +2,13 @@
 
 It holds the selection, the chosen facing, the fire group and target, the mortar call
 and the *End the battle* confirmation, and turns clicks and keys into actions. Every
-question of legality goes to the engine (``classroom.combined_arms.query`` and
+question of legality goes to the engine (``hexclass.classroom.combined_arms.query`` and
 ``check``): the controller never lists moves, never works out a rule and never reads
 the log's English to decide anything. ``ipywidgets`` is not imported, so every
 behaviour is tested without a browser (``tests/widgets/test_ca_controller.py``).
 
-``game`` is a :class:`~widgets.game_link.GameHandle`: ``state``, ``check`` and
-``submit(action)``, answered with a :class:`~widgets.game_link.Verdict` (or, from older
+``game`` is a :class:`~hexclass.widgets.game_link.GameHandle`: ``state``, ``check`` and
+``submit(action)``, answered with a :class:`~hexclass.widgets.game_link.Verdict` (or, from older
 handles, the reason as text): :class:`LocalGame` below for solitaire, the co-op seat's
 shared game for a team. After an accepted order the seat reads as its own result only
 the events of its own action (``GameState.events_of`` its version); anything else the
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classroom import hexgrid as hg
-from classroom.combined_arms import (
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.combined_arms import (
     CallMortar,
     DeclareFire,
     EndGame,
@@ -30,12 +30,12 @@ from classroom.combined_arms import (
     check,
     try_apply,
 )
-from classroom.combined_arms.fire import may_fire
-from classroom.combined_arms.mortars import friendly_spotters
-from classroom.combined_arms.movement import move_reach
-from classroom.combined_arms.odds import mortar_odds
-from classroom.combined_arms.query import Query
-from classroom.hexgrid import Hex
+from hexclass.classroom.combined_arms.fire import may_fire
+from hexclass.classroom.combined_arms.mortars import friendly_spotters
+from hexclass.classroom.combined_arms.movement import move_reach
+from hexclass.classroom.combined_arms.odds import mortar_odds
+from hexclass.classroom.combined_arms.query import Query
+from hexclass.classroom.hexgrid import Hex
 
 from .ca_reports import read_events
 from .game_link import Verdict

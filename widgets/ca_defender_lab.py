@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ipywidgets as W
 
-from classroom.combined_arms.odds import enemy_fire_on_armour
-from classroom.combined_arms.scenarios import start
+from hexclass.classroom.combined_arms.odds import enemy_fire_on_armour
+from hexclass.classroom.combined_arms.scenarios import start
 
 from .ca_board import CABoardView
 from .ca_lessons import moved, pct
@@ -44,9 +44,9 @@ def at_enemy_phase(state):
     """A copy of ``state`` that the engine has played, with the same dice, up to the start
     of this turn's enemy phase: your mortars have landed and your spent platoons have
     recovered (CA "Sequence of Play"). The enemy posts weigh this position."""
-    from classroom.combined_arms import EndPhase, apply
-    from classroom.combined_arms.engine import run_agenda
-    from classroom.combined_arms.sequence import engine_steps_after
+    from hexclass.classroom.combined_arms import EndPhase, apply
+    from hexclass.classroom.combined_arms.engine import run_agenda
+    from hexclass.classroom.combined_arms.sequence import engine_steps_after
 
     game = state.copy()
     if game.phase == "friendly_move":
@@ -61,7 +61,7 @@ def tests_on_activation(state, h) -> dict[str, dict]:
     """What the engine tests when the post in ``h`` activates now: ``{"platoon": weighed,
     "atg": weighed}`` for each counter it would roll for, with the numbers it compared
     (``enemy.reveal_triggers``, CA "Enemy Decisions")."""
-    from classroom.combined_arms import enemy
+    from hexclass.classroom.combined_arms import enemy
 
     return {k: t.weighed for k, t in enemy.reveal_triggers(state, h).items()}
 
@@ -82,8 +82,8 @@ def _test_reason(weighed: dict, unit: str) -> str:
 def reveal_lines(state, h) -> list[str]:
     """The reveal tests an activation would make here, as the engine makes them, with
     the engine's chances. ``state`` is the position as the enemy phase starts."""
-    from classroom.combined_arms import enemy
-    from classroom.combined_arms.odds import reveal_odds
+    from hexclass.classroom.combined_arms import enemy
+    from hexclass.classroom.combined_arms.odds import reveal_odds
 
     post = state.enemy[h]
     odds = reveal_odds(state, h)
@@ -123,7 +123,7 @@ def payoff_rows(state, h) -> tuple[list[list], list[str]]:
     """The engine's payoff for every hex of your infantry the post can hit, and the best
     clusters (CA "Enemy Decisions"). Pass :func:`at_enemy_phase` of a position: the
     enemy weighs your platoons after they have recovered."""
-    from classroom.combined_arms import enemy
+    from hexclass.classroom.combined_arms import enemy
 
     best, winners, pay = enemy.best_clusters(state, h)
     rows = [
@@ -194,7 +194,7 @@ class DefenderLab:
     def load(self, keep_move: bool = False) -> None:
         """Set up the chosen position (with the platoon moved, if one is), as it will be
         when the enemy phase starts."""
-        from classroom.combined_arms import Options, enemy
+        from hexclass.classroom.combined_arms import Options, enemy
 
         self.state = start(
             self.position.value, seed=self.seed.value, options=Options(auto_decisions=True)
@@ -247,7 +247,7 @@ class DefenderLab:
             self.post.value = h
 
     def show_post(self) -> str:
-        from classroom.combined_arms.mortars import enemy_mortar_need, enemy_mortar_targets
+        from hexclass.classroom.combined_arms.mortars import enemy_mortar_need, enemy_mortar_targets
 
         s, h = self.enemy_start, self.post.value
         if h is None:
@@ -317,7 +317,7 @@ class DefenderLab:
 
     def play(self) -> list[str]:
         """Let the engine play the enemy phase on a copy, dice from ``seed``; show its log."""
-        from classroom.combined_arms import EndPhase, apply
+        from hexclass.classroom.combined_arms import EndPhase, apply
 
         game = self.state.copy()
         before, turn = len(game.events), game.turn

@@ -1,7 +1,7 @@
 """Widgets for the Combined Arms lessons: every number on screen is the engine's.
 
 * :func:`odds_table` -- a declaration's odds, firer by firer, with every modifier and
-  the rule it comes from (:func:`classroom.combined_arms.fire_odds`);
+  the rule it comes from (:func:`hexclass.classroom.combined_arms.fire_odds`);
 * :class:`OddsWhatIf` -- move one platoon to any hex and ask the engine again;
 * :class:`LogTable` -- the game log of a live app as a table, refreshed on demand
   (a notebook cell would show it only as it was when the cell ran);
@@ -12,7 +12,7 @@
 These widgets place counters to set up a question and then only ASK the engine
 (``fire_odds``, ``check``, ``armour_survival``, ``mortar_odds``); no rule is worked out
 here. The positions come from ``scenarios/ca/`` or from
-:func:`classroom.combined_arms.positions.sketch`.
+:func:`hexclass.classroom.combined_arms.positions.sketch`.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from functools import lru_cache
 
 import ipywidgets as W
 
-from classroom import hexgrid as hg
-from classroom.combined_arms import DeclareFire, check, fire_odds
-from classroom.combined_arms.board import facing_arcs
-from classroom.combined_arms.lines import MAX_RANGE, friendly_line
-from classroom.combined_arms.odds import armour_survival, enemy_fire_on_armour, mortar_odds
-from classroom.combined_arms.positions import sketch
-from classroom.combined_arms.scenarios import start
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.combined_arms import DeclareFire, check, fire_odds
+from hexclass.classroom.combined_arms.board import facing_arcs
+from hexclass.classroom.combined_arms.lines import MAX_RANGE, friendly_line
+from hexclass.classroom.combined_arms.odds import armour_survival, enemy_fire_on_armour, mortar_odds
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.scenarios import start
 
 from .ca_board import CABoardView
 from .lesson_kit import CSS, esc, table_html
@@ -138,7 +138,7 @@ class OddsWhatIf:
 
 
 class LogTable:
-    """The game log of a live :class:`~widgets.ca_app.GameApp`, newest last."""
+    """The game log of a live :class:`~hexclass.widgets.ca_app.GameApp`, newest last."""
 
     def __init__(self, app, rows: int = 12) -> None:
         self.app = app
@@ -572,7 +572,7 @@ def _first_enter(unit: str, row_label: str):
         h = state.board.hex_at(row_label)
         unit_ = state.units[unit]
         facing = 4 if unit_.is_armour else None  # "bottom": towards the enemy's edge
-        from classroom.combined_arms import Enter
+        from hexclass.classroom.combined_arms import Enter
 
         return Enter(_seat_of(state, unit), unit, h, facing=facing)
 
@@ -596,7 +596,7 @@ def _as(seat: str, make):
 
 def _end(seat: str):
     def make(state):
-        from classroom.combined_arms import EndPhase
+        from hexclass.classroom.combined_arms import EndPhase
 
         return EndPhase(seat)
 
@@ -653,8 +653,8 @@ class GuidedTurn:
     """A new team's first turn, step by step, on a real engine game with five seats."""
 
     def __init__(self, seed: int = 7, steps: Sequence[Step] = FIRST_TURN) -> None:
-        from classroom.combined_arms import new_game
-        from classroom.sessions.roles import layout_for
+        from hexclass.classroom.combined_arms import new_game
+        from hexclass.classroom.sessions.roles import layout_for
 
         self.layout = layout_for(5)
         self.steps = list(steps)
@@ -682,7 +682,7 @@ class GuidedTurn:
         self.render()
 
     def reset(self) -> None:
-        from classroom.combined_arms import new_game
+        from hexclass.classroom.combined_arms import new_game
 
         self.game = new_game(self.seed, seats=self.layout.specs())
         self.done, self.lines = 0, []
@@ -690,7 +690,7 @@ class GuidedTurn:
 
     def next(self) -> str | None:
         """Play the next step; returns the engine's refusal (None if it accepted)."""
-        from classroom.combined_arms import apply, check
+        from hexclass.classroom.combined_arms import apply, check
 
         if self.done >= len(self.steps):
             return None
@@ -738,7 +738,7 @@ class GuidedTurn:
 
 def layout_rows(n: int) -> list[list[str]]:
     """The class server's seat layout for ``n`` players, one row a seat, in words."""
-    from classroom.sessions.roles import layout_for
+    from hexclass.classroom.sessions.roles import layout_for
 
     return [
         [
@@ -778,7 +778,7 @@ class TeamSize:
         self.update()
 
     def update(self) -> str:
-        from classroom.sessions.roles import layout_for
+        from hexclass.classroom.sessions.roles import layout_for
 
         n = self.players.value
         lay = layout_for(n)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import html
 
-from classroom.combined_arms.sequence import SEQUENCE
-from classroom.combined_arms.state import LAST_TURN, SMOKE_ROUNDS, TRACK_SIZE
+from hexclass.classroom.combined_arms.sequence import SEQUENCE
+from hexclass.classroom.combined_arms.state import LAST_TURN, SMOKE_ROUNDS, TRACK_SIZE
 
 STYLE = """
 <style>
@@ -294,7 +294,7 @@ def caption_html(state) -> str:
 
 def legend_html(pal: dict) -> str:
     """Terrain and counters, as drawn on this board (the colours of the chosen palette)."""
-    from classroom.combined_arms.board import T
+    from hexclass.classroom.combined_arms.board import T
 
     def swatch(colour, mark=""):
         return (

@@ -9,7 +9,7 @@
 * :class:`BombingExplorer` -- air points or guns against a stack, its vulnerability, the
   Bombing Table column and the chance of a casualty.
 
-Every number comes from :mod:`classroom.cherbourg`; the widgets only gather inputs.
+Every number comes from :mod:`hexclass.classroom.cherbourg`; the widgets only gather inputs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import ipywidgets as W
 
-from classroom.cherbourg import (
+from hexclass.classroom.cherbourg import (
     AIR,
     ARTILLERY,
     BOMB_COLUMNS,
@@ -39,9 +39,9 @@ from classroom.cherbourg import (
     path_cost,
     win_chance,
 )
-from classroom.cherbourg.bombardment import artillery_power
-from classroom.cherbourg.crt import expected_losses
-from classroom.dice import Dice
+from hexclass.classroom.cherbourg.bombardment import artillery_power
+from hexclass.classroom.cherbourg.crt import expected_losses
+from hexclass.classroom.dice import Dice
 
 from .lesson_kit import CSS, InlineError, esc, table_html
 

@@ -4,7 +4,7 @@
 centre, enemy units (E) and their engagement zones around them, and the path the
 stack takes. Click a hex to put an enemy there or take it away; tick the box to put a
 friendly battalion in the first hex of the retreat. Whether the stack is under siege,
-where it may stop and what it loses all come from :mod:`classroom.cherbourg`
+where it may stop and what it loses all come from :mod:`hexclass.classroom.cherbourg`
 (``surrounded``, ``retreat_options``, ``retreat``); the widget only picks the path,
 westwards, away from the attack.
 """
@@ -13,9 +13,15 @@ from __future__ import annotations
 
 import ipywidgets as W
 
-from classroom.cherbourg import CherbourgInputError, Field, infantry, retreat, retreat_options
-from classroom.cherbourg import surrounded as under_siege
-from classroom.hexgrid import neighbours, spiral
+from hexclass.classroom.cherbourg import (
+    CherbourgInputError,
+    Field,
+    infantry,
+    retreat,
+    retreat_options,
+)
+from hexclass.classroom.cherbourg import surrounded as under_siege
+from hexclass.classroom.hexgrid import neighbours, spiral
 
 from .board import HexBoard
 from .lesson_kit import CSS, esc

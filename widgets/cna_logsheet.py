@@ -1,6 +1,6 @@
 """The CNA capability-point and cohesion lesson: a live log sheet and a cohesion plot.
 
-* :class:`LogSheetLab` shows a :class:`~classroom.cna.logsheet.LogSheet` as one row per
+* :class:`LogSheetLab` shows a :class:`~hexclass.classroom.cna.logsheet.LogSheet` as one row per
   unit (CPA, CPs spent and left, Cohesion Level, DPs and RPs earned this stage with the
   rule behind each) with Move / Assault / Retreat buttons on every row, an End-stage
   button (units that spent nothing rest), buttons that replay the rules' worked
@@ -22,15 +22,15 @@ from fractions import Fraction
 import ipywidgets as W
 from matplotlib.figure import Figure
 
-from classroom.cna.capability import Function, Size, Unit, UnitKind
-from classroom.cna.cohesion import (
+from hexclass.classroom.cna.capability import Function, Size, Unit, UnitKind
+from hexclass.classroom.cna.cohesion import (
     COLLAPSE_LEVEL,
     MAX_COHESION,
     CohesionGroup,
     combine_cohesion,
     has_heavy_losses,
 )
-from classroom.cna.logsheet import LogSheet
+from hexclass.classroom.cna.logsheet import LogSheet
 
 from .lesson_kit import CSS, InlineError, esc, figure_view, show_figure
 

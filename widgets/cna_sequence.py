@@ -1,16 +1,16 @@
 """The CNA sequence-of-play lesson: a Game-Turn stepper and a mini-scenario map.
 
 * :class:`SequenceStepper` walks one Game-Turn leaf by leaf with a
-  :class:`~classroom.cna.sequence.SequenceCursor`: the outline with the current entry
+  :class:`~hexclass.classroom.cna.sequence.SequenceCursor`: the outline with the current entry
   lit, who acts (and which side that is once the Initiative is settled), who may
   respond, what may happen and the rule that governs it (CNA 5.2, 7.1x, 8.2x).
 * :class:`SkirmishMap` plays the First Operations Stage of
-  :data:`~classroom.cna.scenario.DESERT_SKIRMISH` as Player A on a
-  :class:`~widgets.board.HexBoard`: click a unit, click hexes to build its path, move,
+  :data:`~hexclass.classroom.cna.scenario.DESERT_SKIRMISH` as Player A on a
+  :class:`~hexclass.widgets.board.HexBoard`: click a unit, click hexes to build its path, move,
   and watch which of Player B's units may React (CNA 8.5x) and what they do.
 
 Both widgets keep no rules of their own: every question goes to the cursor or to the
-:class:`~classroom.cna.scenario.OperationsStagePlay`, and every refusal the model raises
+:class:`~hexclass.classroom.cna.scenario.OperationsStagePlay`, and every refusal the model raises
 is shown on an inline line under the widget.
 """
 
@@ -21,9 +21,9 @@ from collections.abc import Mapping
 
 import ipywidgets as W
 
-from classroom import hexgrid
-from classroom.cna.initiative import Role, Side, determine_initiative
-from classroom.cna.scenario import (
+from hexclass.classroom import hexgrid
+from hexclass.classroom.cna.initiative import Role, Side, determine_initiative
+from hexclass.classroom.cna.scenario import (
     DESERT_SKIRMISH,
     MiniScenario,
     OperationsStagePlay,
@@ -31,7 +31,7 @@ from classroom.cna.scenario import (
     hex_label,
     hexes_text,
 )
-from classroom.cna.sequence import GAME_TURN, Entry, SequenceCursor
+from hexclass.classroom.cna.sequence import GAME_TURN, Entry, SequenceCursor
 
 from .board import HexBoard
 from .cna_logsheet import cpa_text

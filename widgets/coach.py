@@ -1,8 +1,8 @@
 """The coach panel: a *Suggest* button on the board, and a review after the game.
 
-Mounted under a :class:`~widgets.ca_app.GameApp`'s controls with :func:`mount_coach`
+Mounted under a :class:`~hexclass.widgets.ca_app.GameApp`'s controls with :func:`mount_coach`
 (solitaire and co-op seat pages alike). *Suggest* asks the search bot
-(:func:`classroom.combined_arms.bots.coach.suggest`) for the best next orders of this
+(:func:`hexclass.classroom.combined_arms.bots.coach.suggest`) for the best next orders of this
 seat, with the odds and the reasons in plain words and rule sections; *Show on board*
 selects the first suggested platoon. After the game, *Review my game* marks the turns
 where the player's choice was far below the bot's in expected final score.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 
-from classroom.combined_arms.game import record
+from hexclass.classroom.combined_arms.game import record
 
 from .lean import Kit
 
@@ -54,7 +54,9 @@ class CoachPanel:
         self.suggest_button.disabled = True
         self.text.value = "<i>thinking…</i>"
         try:
-            from classroom.combined_arms.bots.coach import suggest  # the search bot: 0.4 s to
+            from hexclass.classroom.combined_arms.bots.coach import (
+                suggest,  # the search bot: 0.4 s to
+            )
             # import, paid by the first Suggest rather than by every page's kernel start
 
             s = suggest(self.app.state, self.app.seat, seconds=self.seconds)
@@ -76,7 +78,7 @@ class CoachPanel:
         self.review_button.disabled = True
         self.text.value = "<i>replaying your game turn by turn…</i>"
         try:
-            from classroom.combined_arms.bots.coach import review
+            from hexclass.classroom.combined_arms.bots.coach import review
 
             marks = review(record(state))
             self.reviewed = marks

@@ -7,7 +7,7 @@ instructor's token it is the console:
 
 * **Live**: a row per team (turn, phase, the score the team can see and the projected
   one, broken platoons, who the team waits for, who is connected, status), kept fresh
-  by polling a :class:`~classroom.sessions.ClassFollower` from an asyncio task in the
+  by polling a :class:`~hexclass.classroom.sessions.ClassFollower` from an asyncio task in the
   kernel's event loop; pause, resume and end games, set the message rules, broadcast.
 * **Replay**: any team's game step by step on the Combined Arms board, with the action,
   the events it caused, and one seat's view (its platoons ringed, the team's messages
@@ -34,9 +34,9 @@ from urllib.parse import urlsplit
 
 import ipywidgets as W
 
-from classroom.combined_arms.public import seat_copy
-from classroom.combined_arms.sequence import title as phase_title
-from classroom.sessions import (
+from hexclass.classroom.combined_arms.public import seat_copy
+from hexclass.classroom.combined_arms.sequence import title as phase_title
+from hexclass.classroom.sessions import (
     AccessRefused,
     ClassSettings,
     create_class,
@@ -45,9 +45,9 @@ from classroom.sessions import (
     open_store,
     seat_view,
 )
-from classroom.sessions.roles import LayoutError, class_table
-from classroom.sessions.session import DEFAULT_BASE_URL, MAX_SEED, MAX_TEAMS
-from classroom.sessions.store import StoreError
+from hexclass.classroom.sessions.roles import LayoutError, class_table
+from hexclass.classroom.sessions.session import DEFAULT_BASE_URL, MAX_SEED, MAX_TEAMS
+from hexclass.classroom.sessions.store import StoreError
 
 from .ca_board import CABoardView
 from .ca_panels import STYLE
@@ -388,7 +388,7 @@ def verdict_text(won: bool) -> str:
 
 
 def team_row(s) -> str:
-    """One row of the live table for a :class:`~classroom.sessions.TeamSummary`."""
+    """One row of the live table for a :class:`~hexclass.classroom.sessions.TeamSummary`."""
     result = "" if s.won is None else f"<br><b>{verdict_text(s.won)}</b>: {s.score_known} points"
     ours = esc(", ".join(s.broken_friendly)) or "–"
     cells = [

@@ -15,7 +15,7 @@ What it shows, per team and side by side, in words and in charts that always hav
 * **The teams side by side** at a chosen turn.
 
 Raw tables (column names, Unix times, odds as fractions) go only to the CSV and JSON
-exports, which are unchanged (:class:`~classroom.sessions.debrief.Debrief`).
+exports, which are unchanged (:class:`~hexclass.classroom.sessions.debrief.Debrief`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A co-op seat page (CA p.7 "Co-operative Team Play"): one student's board and team panels.
 
 Each student's browser has its own Voilà kernel. The shared game lives in the store;
-the kernel holds one copy of it (the store's :class:`~classroom.sessions.live.LiveGame`,
+the kernel holds one copy of it (the store's :class:`~hexclass.classroom.sessions.live.LiveGame`,
 shared with the follower), kept up to date from an asyncio task in the kernel's event
 loop, so polling never blocks clicks. Every order goes to the store with the version it
 was drawn from; an order a few versions late is rebased when the phase has not moved
@@ -23,10 +23,10 @@ import uuid
 
 import ipywidgets as W
 
-from classroom.combined_arms import check
-from classroom.sessions import AccessRefused, Refusal, open_seat, open_store
-from classroom.sessions.policy import messages_left
-from classroom.sessions.store import StoreError
+from hexclass.classroom.combined_arms import check
+from hexclass.classroom.sessions import AccessRefused, Refusal, open_seat, open_store
+from hexclass.classroom.sessions.policy import messages_left
+from hexclass.classroom.sessions.store import StoreError
 
 from .ca_app import GameApp
 from .ca_controller import OWN, ROUTINE

@@ -1,6 +1,6 @@
 """The page where a learner commands the defenders against the attacker bot (CA p.7).
 
-It draws a :class:`~classroom.combined_arms.defender_game.DefenderGame` on the usual
+It draws a :class:`~hexclass.classroom.combined_arms.defender_game.DefenderGame` on the usual
 board and turns clicks into the defender's actions: the secret deployment (every
 balancing constraint checked live, each refusal naming its rule), then each enemy
 phase's choices (reveals, armour and infantry targets, mortars or holding fire) with the
@@ -14,9 +14,9 @@ import traceback
 
 import ipywidgets as W
 
-from classroom.combined_arms.actions import ChooseReveals
-from classroom.combined_arms.defender_game import BOTS, DefenderGame
-from classroom.combined_arms.units import POTENTIAL
+from hexclass.classroom.combined_arms.actions import ChooseReveals
+from hexclass.classroom.combined_arms.defender_game import BOTS, DefenderGame
+from hexclass.classroom.combined_arms.units import POTENTIAL
 
 from .ca_board import CABoardView
 
@@ -314,7 +314,7 @@ def _intro(g: DefenderGame) -> str:
 
 def _verdict(result) -> str:
     """The end as the defender reads it: the attackers' score against what they needed."""
-    from classroom.combined_arms.victory import WIN
+    from hexclass.classroom.combined_arms.victory import WIN
 
     if result is None:
         return ""

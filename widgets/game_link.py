@@ -1,8 +1,8 @@
 """The link between a page's board and its game: a typed handle and a structured verdict.
 
-A page's controller (:class:`~widgets.ca_controller.GameController`) talks to one game
-handle: the solitaire :class:`~widgets.ca_controller.LocalGame`, a co-op seat's
-:class:`~widgets.coop_seat.SharedGame`, an enemy player's hidden game. What it may ask
+A page's controller (:class:`~hexclass.widgets.ca_controller.GameController`) talks to one game
+handle: the solitaire :class:`~hexclass.widgets.ca_controller.LocalGame`, a co-op seat's
+:class:`~hexclass.widgets.coop_seat.SharedGame`, an enemy player's hidden game. What it may ask
 is :class:`GameHandle`; what an order gets back is a :class:`Verdict`: accepted, or
 refused with the sentence to show, the store's kind of refusal and the rule that said
 no (CA p.7 and the like). The page reads those fields; it never searches a message's

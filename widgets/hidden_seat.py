@@ -22,10 +22,10 @@ import uuid
 
 import ipywidgets as W
 
-from classroom.combined_arms.actions import Bid
-from classroom.combined_arms.defender import BID, DEFENDER, MAX_BID
-from classroom.combined_arms.defender_game import DefenderGame
-from classroom.sessions.hidden import HiddenGame
+from hexclass.classroom.combined_arms.actions import Bid
+from hexclass.classroom.combined_arms.defender import BID, DEFENDER, MAX_BID
+from hexclass.classroom.combined_arms.defender_game import DefenderGame
+from hexclass.classroom.sessions.hidden import HiddenGame
 
 from .ca_app import GameApp
 from .defender_app import DefenderApp

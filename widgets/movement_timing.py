@@ -8,7 +8,7 @@ phase-timing simulator on a small flat-topped hex map.
   the map to add steps), then scrub through the 12 phases: the board shows where every
   unit is, the chart what each unit did in each phase, the log why, with the rule.
 
-Every position, cost and event comes from :mod:`classroom.movement`.
+Every position, cost and event comes from :mod:`hexclass.classroom.movement`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import ipywidgets as W
 
-from classroom.movement import (
+from hexclass.classroom.movement import (
     ADMIN_PHASES,
     DIRECTION_NAMES,
     PHASES,
@@ -35,8 +35,8 @@ from classroom.movement import (
     spending_phases,
     step,
 )
-from classroom.movement.scenarios import ESTEL, HYCONDEA, SCENARIOS, diaz, jungle, village
-from classroom.movement.timing import (
+from hexclass.classroom.movement.scenarios import ESTEL, HYCONDEA, SCENARIOS, diaz, jungle, village
+from hexclass.classroom.movement.timing import (
     BOARD,
     DRIVE,
     ENTER,

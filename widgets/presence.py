@@ -19,7 +19,7 @@ STALL_SECONDS = 1.0  # a gap this long between two looks means the kernel was bu
 
 def browser_pulse(kit=None) -> W.Play:
     """The hidden widget the browser ticks once a second while the page is open
-    (its layout shared through ``kit``, a :class:`~widgets.lean.Kit`, when given)."""
+    (its layout shared through ``kit``, a :class:`~hexclass.widgets.lean.Kit`, when given)."""
     settings = dict(
         value=0, min=0, max=10**9, interval=BROWSER_TICK_MS, repeat=True, show_repeat=False
     )

@@ -1,6 +1,6 @@
 """The TOAW supply lesson: a clickable supply map, the decay curves, a unit cut off.
 
-* :class:`SupplyMapLab` -- two :class:`~widgets.board.HexBoard` maps side by side, the
+* :class:`SupplyMapLab` -- two :class:`~hexclass.widgets.board.HexBoard` maps side by side, the
   old rules (TOAW 9.1.7.2) on the left and the new (9.1.7.3) on the right, each hex
   showing its location-supply number the way TOAW's supply view does. A tool palette
   places or removes supply points (with a strength, 9.1.7.4), supply units, enemy and
@@ -24,8 +24,8 @@ import ipywidgets as W
 import numpy as np
 from matplotlib.figure import Figure
 
-from classroom import hexgrid
-from classroom.toaw import (
+from hexclass.classroom import hexgrid
+from hexclass.classroom.toaw import (
     Activity,
     Bookkeeping,
     Feature,
@@ -41,10 +41,10 @@ from classroom.toaw import (
     old_rule_fraction,
     step_turn,
 )
-from classroom.toaw.explain import hex_name
-from classroom.toaw.hexmap import offset_to_axial
-from classroom.toaw.terrain import HexsideFeature
-from classroom.toaw.unit import (
+from hexclass.classroom.toaw.explain import hex_name
+from hexclass.classroom.toaw.hexmap import offset_to_axial
+from hexclass.classroom.toaw.terrain import HexsideFeature
+from hexclass.classroom.toaw.unit import (
     SUPPLY_PER_COMBAT_ROUND,
     SUPPLY_PER_MP,
     SUPPLY_PER_SUPPORT_ROUND,
@@ -999,7 +999,7 @@ COAST_ROAD_ROW = 2
 
 def road_cut_fields(column: int | None):
     """Old- and new-rules fields of the lesson map, with an enemy unit on the coast road at
-    ``column`` (None: the road is open), as :func:`classroom.toaw.both_rules` gives them."""
+    ``column`` (None: the road is open), as :func:`hexclass.classroom.toaw.both_rules` gives them."""
     situation = lesson_situation()
     if column is not None:
         situation = situation.with_enemy(offset_to_axial(column, COAST_ROAD_ROW))

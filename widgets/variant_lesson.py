@@ -2,16 +2,16 @@
 solitaire game against a battle of wits with a live defender.
 
 * :func:`reveal_rows` -- the solitaire reveal odds of every potential post on a board
-  (:func:`classroom.combined_arms.odds.reveal_odds`);
+  (:func:`hexclass.classroom.combined_arms.odds.reveal_odds`);
 * :func:`constraint_of` -- which balancing constraint an engine refusal names;
 * :class:`DeploymentLab` -- pick real platoons and ATGs on the board of a live variant
-  game and read every refusal of :func:`~classroom.combined_arms.enemy_player.deployment_problems`;
+  game and read every refusal of :func:`~hexclass.classroom.combined_arms.enemy_player.deployment_problems`;
 * :func:`deployment_funnel` -- how many placements survive each constraint, counted by
   asking the engine about every placement;
 * :func:`real_shares` -- in how many legal deployments each post holds a real platoon;
 * :func:`force_roll_table` -- which two-dice results the force roll keeps;
 * :class:`TwoViews` -- a variant game played a few turns against the attacker bot, and
-  what the defender and the attackers each hold of it (:func:`~classroom.combined_arms.public.attacker_copy`).
+  what the defender and the attackers each hold of it (:func:`~hexclass.classroom.combined_arms.public.attacker_copy`).
 
 No rule is worked out here: the module asks the engine and counts or lays out its answers.
 """
@@ -24,8 +24,8 @@ from fractions import Fraction
 
 import ipywidgets as W
 
-from classroom.combined_arms.defender_game import DefenderGame
-from classroom.combined_arms.enemy_player import (
+from hexclass.classroom.combined_arms.defender_game import DefenderGame
+from hexclass.classroom.combined_arms.enemy_player import (
     Deployment,
     DeploymentField,
     SecretForces,
@@ -33,8 +33,8 @@ from classroom.combined_arms.enemy_player import (
     forces_from_roll,
     legal_deployments,
 )
-from classroom.combined_arms.odds import reveal_odds
-from classroom.combined_arms.public import attacker_copy
+from hexclass.classroom.combined_arms.odds import reveal_odds
+from hexclass.classroom.combined_arms.public import attacker_copy
 
 from .ca_board import CABoardView
 from .lesson_kit import CSS, esc, table_html

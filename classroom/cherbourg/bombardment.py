@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 from .combat import check_air_strike
 from .crt import check_roll, two_dice_ways

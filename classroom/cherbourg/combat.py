@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 from .crt import COLUMNS, Result, lookup, odds_column, shift
 from .errors import CherbourgInputError

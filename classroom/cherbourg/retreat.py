@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from classroom.hexgrid import Hex, neighbours, spiral
+from hexclass.classroom.hexgrid import Hex, neighbours, spiral
 
 from .errors import CherbourgInputError
 from .units import Unit, take_casualty

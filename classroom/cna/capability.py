@@ -20,7 +20,12 @@ from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from fractions import Fraction
 
-from classroom.cna.errors import CNAInputError, RuleViolation, require_cp_amount, require_int
+from hexclass.classroom.cna.errors import (
+    CNAInputError,
+    RuleViolation,
+    require_cp_amount,
+    require_int,
+)
 
 GUN_CPA_OUTSIDE_MOVEMENT = 10  # CNA 6.11
 NON_MOTORIZED_MAX_CPA = 10  # CNA 6.17, 8.17: units with a CPA of ten or less

@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from classroom.cna.capability import Size
-from classroom.cna.errors import CNAInputError, require_int
+from hexclass.classroom.cna.capability import Size
+from hexclass.classroom.cna.errors import CNAInputError, require_int
 
 MAX_COHESION = 10  # CNA 6.23
 COLLAPSE_LEVEL = -26  # CNA 6.26

@@ -7,7 +7,7 @@ each stage's Initiative Declaration Phase, chooses to be Player A (moving first)
 Player B (moving last) (CNA 7.11, 7.12, 7.16).
 
 All randomness comes from a generator passed in by the caller: either a
-:class:`classroom.dice.Dice` (anything with ``d6()``) or a seeded ``random.Random``
+:class:`hexclass.classroom.dice.Dice` (anything with ``d6()``) or a seeded ``random.Random``
 (anything with ``randint``). Same seed, same result.
 
 >>> import random
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from classroom.cna.errors import CNAInputError, require_int
+from hexclass.classroom.cna.errors import CNAInputError, require_int
 
 OPERATIONS_STAGES_PER_TURN = 3  # CNA 5.1
 MAX_REROLLS = 1000  # a fair die ties this often with probability far below 1e-700
@@ -78,7 +78,7 @@ def roll_d6(dice: Any) -> int:
         face = dice.randint(1, 6)
     else:
         raise CNAInputError(
-            "expected a seeded die source with d6() (classroom.dice.Dice) or "
+            "expected a seeded die source with d6() (hexclass.classroom.dice.Dice) or "
             f"randint() (random.Random), got {type(dice).__name__}"
         )
     return _require_die(face, "a die roll")

@@ -6,7 +6,7 @@ Each unit's line is a frozen :class:`UnitLog`. The functions here (``spend``,
 happened, each citing its rule. :class:`LogSheet` keeps the lines of many units and
 the journal of entries, for a live log-sheet view.
 
->>> from classroom.cna.capability import Function, Unit, UnitKind
+>>> from hexclass.classroom.cna.capability import Function, Unit, UnitKind
 >>> out = spend(UnitLog(Unit("tanks", UnitKind.ARMOR, cpa=15)), Function.MOVEMENT, 18)
 >>> out.log.cohesion, [e.line() for e in out.entries][-1]
 (-3, '-3 DPs: spent 18 of CPA 15 this stage (CNA 6.21)')
@@ -19,10 +19,15 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 
-from classroom.cna import cohesion as coh
-from classroom.cna.capability import Function, Unit, overrun, voluntary_cp_limit
-from classroom.cna.errors import CNAInputError, RuleViolation, require_cp_amount, require_int
-from classroom.cna.movement import Engagement, Occasion, break_off_cost, break_off_rule
+from hexclass.classroom.cna import cohesion as coh
+from hexclass.classroom.cna.capability import Function, Unit, overrun, voluntary_cp_limit
+from hexclass.classroom.cna.errors import (
+    CNAInputError,
+    RuleViolation,
+    require_cp_amount,
+    require_int,
+)
+from hexclass.classroom.cna.movement import Engagement, Occasion, break_off_cost, break_off_rule
 
 
 def _fmt(x: Fraction | int) -> str:

@@ -16,10 +16,10 @@ from collections.abc import Iterable
 from enum import Enum
 from fractions import Fraction
 
-from classroom import hexgrid
-from classroom.cna.errors import CNAInputError, require_cp_amount, require_int
-from classroom.cna.initiative import Side
-from classroom.cna.verdict import Reason, Verdict, verdict
+from hexclass.classroom import hexgrid
+from hexclass.classroom.cna.errors import CNAInputError, require_cp_amount, require_int
+from hexclass.classroom.cna.initiative import Side
+from hexclass.classroom.cna.verdict import Reason, Verdict, verdict
 
 CONTACT_BREAK_OFF_CPS = 2  # CNA 8.65
 ENGAGED_BREAK_OFF_CPS = 4  # CNA 8.66

@@ -1,6 +1,6 @@
 """Reaction: a non-phasing unit moving when an enemy combat unit comes next to it (CNA 8.5x).
 
->>> from classroom.cna.capability import MEDIUM_TRUCK_CPA, Unit, UnitKind
+>>> from hexclass.classroom.cna.capability import MEDIUM_TRUCK_CPA, Unit, UnitKind
 >>> mot_inf = Unit("motorized infantry", UnitKind.INFANTRY, cpa=10).motorized_by(MEDIUM_TRUCK_CPA)
 >>> tanks = Unit("tank battalion", UnitKind.ARMOR, cpa=25)
 >>> reaction_eligibility(mot_inf, tanks, assault_announced=True).allowed
@@ -9,10 +9,10 @@ True
 
 from __future__ import annotations
 
-from classroom.cna.capability import Function, Size, Unit
-from classroom.cna.cohesion import is_collapsed, require_level
-from classroom.cna.errors import CNAInputError
-from classroom.cna.verdict import Reason, Verdict, verdict
+from hexclass.classroom.cna.capability import Function, Size, Unit
+from hexclass.classroom.cna.cohesion import is_collapsed, require_level
+from hexclass.classroom.cna.errors import CNAInputError
+from hexclass.classroom.cna.verdict import Reason, Verdict, verdict
 
 PIN_CPA_MARGIN = 6  # CNA 8.53b: six or more CPA points faster
 

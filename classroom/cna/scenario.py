@@ -2,7 +2,7 @@
 
 The learner plays one Operations Stage as Player A (the Axis) and watches which of
 Player B's units may React, pay to break off, or stay put. The map uses axial hexes
-from :mod:`classroom.hexgrid`. Everything about the scenario is plain data
+from :mod:`hexclass.classroom.hexgrid`. Everything about the scenario is plain data
 (:data:`DESERT_SKIRMISH`); :class:`OperationsStagePlay` applies the rules to it.
 
 Two things the rules excerpt leaves to sections it does not contain are simplified here
@@ -24,20 +24,20 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
-from classroom import hexgrid
-from classroom.cna.capability import Function, Size, Unit, UnitKind
-from classroom.cna.errors import CNAInputError, RuleViolation
-from classroom.cna.initiative import Role, Side
-from classroom.cna.logsheet import LogEntry, LogSheet
-from classroom.cna.movement import (
+from hexclass.classroom import hexgrid
+from hexclass.classroom.cna.capability import Function, Size, Unit, UnitKind
+from hexclass.classroom.cna.errors import CNAInputError, RuleViolation
+from hexclass.classroom.cna.initiative import Role, Side
+from hexclass.classroom.cna.logsheet import LogEntry, LogSheet
+from hexclass.classroom.cna.movement import (
     Engagement,
     Occasion,
     break_off_cost,
     engagement_at_segment_start,
     may_move_again,
 )
-from classroom.cna.reaction import reaction_eligibility
-from classroom.cna.verdict import Verdict
+from hexclass.classroom.cna.reaction import reaction_eligibility
+from hexclass.classroom.cna.verdict import Verdict
 
 Hex = hexgrid.Hex
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
 
-from classroom.cna.errors import CNAInputError, RuleViolation, require_int
-from classroom.cna.initiative import OPERATIONS_STAGES_PER_TURN, Role, Side
+from hexclass.classroom.cna.errors import CNAInputError, RuleViolation, require_int
+from hexclass.classroom.cna.initiative import OPERATIONS_STAGES_PER_TURN, Role, Side
 
 
 class Level(Enum):

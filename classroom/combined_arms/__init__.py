@@ -1,6 +1,6 @@
 """Combined Arms (Phil Sabin): the complete solitaire game as a rules engine.
 
->>> from classroom.combined_arms import new_game, legal_actions, apply, EndPhase
+>>> from hexclass.classroom.combined_arms import new_game, legal_actions, apply, EndPhase
 >>> g = new_game(seed=3)
 >>> any(type(a).__name__ == "Enter" for a in legal_actions(g, "player"))
 True

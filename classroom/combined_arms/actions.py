@@ -1,6 +1,6 @@
 """Actions: the only way a game changes. Each is a small frozen value naming its seat.
 
-Hexes are ``(q, r)`` tuples (see ``classroom.hexgrid``); ``Board.label`` and
+Hexes are ``(q, r)`` tuples (see ``hexclass.classroom.hexgrid``); ``Board.label`` and
 ``Board.hex_at`` convert to and from names such as ``"C5"``.
 """
 
@@ -10,7 +10,7 @@ from dataclasses import MISSING, dataclass, fields
 from functools import cache
 from typing import Any
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from .validate import ActionFormatError, action_problem, describe, validate_action
 
@@ -282,7 +282,7 @@ def action_from_json(data: Any):
     ...                   "firers": ["D1"], "resolve": "no"})
     Traceback (most recent call last):
     ...
-    classroom.combined_arms.validate.ActionFormatError: DeclareFire.resolve: expected true or false (a boolean, not text or a number), got 'no'
+    hexclass.classroom.combined_arms.validate.ActionFormatError: DeclareFire.resolve: expected true or false (a boolean, not text or a number), got 'no'
     """
     if type(data) is not dict:
         raise ActionFormatError(

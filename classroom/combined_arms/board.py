@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from classroom import hexgrid as hg
-from classroom.dice import Dice
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.dice import Dice
 
 Hex = hg.Hex
 

@@ -1,10 +1,10 @@
 """The attackers, by their old address: everything now lives in :mod:`.bots`.
 
-``classroom.combined_arms.bot`` stays importable (``POLICIES``, ``make_policy``,
+``hexclass.classroom.combined_arms.bot`` stays importable (``POLICIES``, ``make_policy``,
 ``play_game``, the policy classes and the fast odds they used to keep here) so callers
 and saved notebooks keep working.
 
->>> from classroom.combined_arms.bot import POLICIES
+>>> from hexclass.classroom.combined_arms.bot import POLICIES
 >>> sorted(POLICIES)
 ['best', 'bold', 'company', 'passive', 'random', 'steady']
 """

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from . import enemy
 from .enemy_player import (

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from . import enemy, odds
 from .actions import ChooseMortar, ChooseReveals, ChooseTarget, Deploy

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from classroom import hexgrid as hg
-from classroom.dice import chances
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.dice import chances
+from hexclass.classroom.hexgrid import Hex
 
 from .board import DEFENSIVE, DIST, HULL_DOWN, facing_arcs, in_arc
 from .fire import Modifier

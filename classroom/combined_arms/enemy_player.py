@@ -10,7 +10,7 @@ In this variant a person commands the defenders. Before play:
 * the defender **deploys** them secretly among the potential counters the solitaire game
   sets out, under balancing constraints (:func:`deployment_problems`).
 
-Everything here is pure: dice come from the game's :class:`~classroom.dice.Dice`, and a
+Everything here is pure: dice come from the game's :class:`~hexclass.classroom.dice.Dice`, and a
 deployment is plain data that only the defender's view and the store ever hold.
 
 How the text's constraints are read when they cannot all be met at once (they can fail
@@ -18,7 +18,7 @@ on thin boards: too few posts on one side of the road, say) is in ``docs/rules-n
 ("Enemy player variant"): each constraint, in the text's order, binds only as far as some
 deployment can meet it together with the ones before it.
 
->>> from classroom.dice import Dice
+>>> from hexclass.classroom.dice import Dice
 >>> roll_secret_forces(Dice(3)).platoons in (4, 5, 6)
 True
 """
@@ -31,8 +31,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from classroom.dice import Dice
-from classroom.hexgrid import Hex
+from hexclass.classroom.dice import Dice
+from hexclass.classroom.hexgrid import Hex
 
 from .board import Board, PotentialPost, potential_posts
 from .reasons import VARIANT, Illegal

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import permutations
 
-from classroom import hexgrid as hg
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.hexgrid import Hex
 
 from . import defender, enemy, fire, mortars, movement
 from .actions import (

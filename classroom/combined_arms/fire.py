@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from classroom import hexgrid as hg
-from classroom.dice import chances
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.dice import chances
+from hexclass.classroom.hexgrid import Hex
 
 from .board import DIST, in_arc
 from .lines import MAX_RANGE, LineOfFire, friendly_line, line_penalty, within_range

@@ -21,7 +21,7 @@ import pathlib
 from dataclasses import fields
 from typing import Any
 
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 from .actions import ActionFormatError, action_from_json, action_to_json
 from .board import generate_board, potential_posts

@@ -7,7 +7,7 @@ action the engine checks. Nothing else in the project builds movement actions fr
 verbs, so a page, a bot and ``legal_actions`` can never disagree about what a click
 means.
 
->>> from classroom.combined_arms import new_game
+>>> from hexclass.classroom.combined_arms import new_game
 >>> g = new_game(seed=3)
 >>> action_for(g, "player", "D1", to=g.board.hex_at("1a"))
 Enter(seat='player', unit='D1', to=(-3, 0), facing=None)
@@ -17,7 +17,7 @@ Enter(seat='player', unit='A1', to=(-3, 0), facing=4)
 
 from __future__ import annotations
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from .actions import Enter, Exploit, Face, Move, Withdraw
 from .units import OFF

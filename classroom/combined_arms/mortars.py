@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classroom import hexgrid as hg
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.hexgrid import Hex
 
 from .enemy import nearest_enemy_edge_first, settle_tie
 from .lines import spotting_clear

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from classroom import hexgrid as hg
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.hexgrid import Hex
 
 from .board import ARMOUR_CANNOT_ENTER, STANDARD_HEX_SET, facing_arcs, in_arc
 from .reasons import MOVEMENT, Illegal

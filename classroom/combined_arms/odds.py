@@ -1,6 +1,6 @@
 """Exact odds, as fractions, with the modifiers that make them (for tooltips and lessons).
 
-* :func:`classroom.combined_arms.fire.fire_odds` — your declaration on one hex;
+* :func:`hexclass.classroom.combined_arms.fire.fire_odds` — your declaration on one hex;
 * :func:`enemy_fire_on_hex` / :func:`enemy_fire_on_armour` — one enemy platoon's shot;
 * :func:`armour_survival` — the chance armour is broken this enemy phase if your fire
   fails to pin the platoon next to it (the sample game's "1 in 9");
@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from classroom import hexgrid as hg
-from classroom.dice import chance_fraction
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.dice import chance_fraction
+from hexclass.classroom.hexgrid import Hex
 
 from . import enemy
 from .fire import Modifier, fire_odds

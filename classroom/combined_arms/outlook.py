@@ -12,7 +12,7 @@ A search bot compares it with playing on.
 whose dice are re-seeded from the bot's own random numbers, so nothing it tries can
 read, or move, the game's own dice stream.
 
->>> from classroom.combined_arms import new_game
+>>> from hexclass.classroom.combined_arms import new_game
 >>> g = new_game(4)
 >>> d = end_distribution(g)
 >>> abs(sum(d.values()) - 1) < 1e-12
@@ -25,7 +25,7 @@ import random
 from collections import defaultdict
 from fractions import Fraction
 
-from classroom.dice import Dice, chances
+from hexclass.classroom.dice import Dice, chances
 
 from .enemy import REVEAL, activation_order
 from .state import GameState

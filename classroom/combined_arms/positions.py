@@ -38,8 +38,8 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from classroom import hexgrid as hg
-from classroom.dice import Dice
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.dice import Dice
 
 from .board import ROW_WIDTHS, Board, BoardError, T
 from .movement import may_enter_hex

@@ -18,7 +18,7 @@ p.7) adds the defender's secrets: the force roll, the deployment and the reveal 
 holds the whole game and the attackers' kernels that may not): plain JSON with tagged
 tuples, maps and the engine's own dataclasses, read back only into those classes.
 
->>> from classroom.combined_arms.game import new_game
+>>> from hexclass.classroom.combined_arms.game import new_game
 >>> g = new_game(7)
 >>> back = from_json(to_json(attacker_copy(g)))
 >>> back.snapshot()["units"] == g.snapshot()["units"], back.seed
@@ -31,7 +31,7 @@ import dataclasses
 import json
 from typing import Any
 
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 from .board import Board
 from .enemy_player import Deployment, SecretForces

@@ -18,7 +18,7 @@ calls), so nothing outside the engine decides what is legal:
 
 :class:`Query` binds a state and a seat, like ``chess.Board``'s ``legal_moves``:
 
->>> from classroom.combined_arms import new_game
+>>> from hexclass.classroom.combined_arms import new_game
 >>> q = Query(new_game(seed=3), "player")
 >>> [q.state.label(h) for h in sorted(q.move_targets("D1"), key=lambda h: h[0])][:3]
 ['1a', '1b', '1c']
@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from . import fire as _fire
 from . import movement

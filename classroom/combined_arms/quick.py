@@ -8,7 +8,7 @@ enemy platoon's best cluster payoff, the chance enemy fire breaks armour standin
 hex, whether a platoon may exploit now. ``tests/combined_arms/test_quick.py`` checks on
 random positions that each agrees with the itemised rules.
 
->>> from classroom.combined_arms import new_game
+>>> from hexclass.classroom.combined_arms import new_game
 >>> g = new_game(4)
 >>> h = sorted(g.enemy)[0]
 >>> 0.0 <= reveal_chance(g, h) <= 1.0
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from classroom import hexgrid as hg
-from classroom.dice import chances
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.dice import chances
+from hexclass.classroom.hexgrid import Hex
 
 from . import enemy, fire, lines, mortars
 from .board import DIST

@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import TextIO
 
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 from .bots import POLICIES, make_policy, play_game
 from .bots.base import play_out

@@ -12,8 +12,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from classroom.dice import Dice
-from classroom.hexgrid import Hex
+from hexclass.classroom.dice import Dice
+from hexclass.classroom.hexgrid import Hex
 
 from .board import Board
 from .units import (
@@ -197,7 +197,7 @@ class GameState:
         return [u for u in self.units.values() if u.where == BOARD]
 
     def enemy_near(self, h: Hex, within: int) -> bool:
-        from classroom.hexgrid import distance
+        from hexclass.classroom.hexgrid import distance
 
         row = self.board.dist.get(h)
         if row is None:  # off the board: only a hand-made question asks this

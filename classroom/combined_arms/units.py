@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 RIFLE = "rifle"
 MMG = "mmg"

@@ -10,7 +10,7 @@ Every refusal is an :class:`InputError` (``ActionFormatError`` for actions,
 ``PositionError`` for positions, ``RecordError`` for saves), so a caller catches one
 type and shows its sentence; nothing is changed when one is raised.
 
->>> from classroom.combined_arms.actions import Face
+>>> from hexclass.classroom.combined_arms.actions import Face
 >>> print(action_problem(Face("player", "A1", 2.0)))
 Face.facing: expected a corner number 0-5 (a whole number), got 2.0
 >>> action_problem(Face("player", "A1", 2)) is None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from classroom.hexgrid import Hex, Layout, cube_round
+from hexclass.classroom.hexgrid import Hex, Layout, cube_round
 
 from .errors import MovementInputError
 
@@ -72,7 +72,7 @@ def from_offset(col: int, row: int) -> Hex:
 
 @dataclass(frozen=True)
 class FlatLayout(Layout):
-    """Pixel maths for flat-topped hexes, a drop-in for :class:`classroom.hexgrid.Layout`."""
+    """Pixel maths for flat-topped hexes, a drop-in for :class:`hexclass.classroom.hexgrid.Layout`."""
 
     def hex_to_pixel(self, h: Hex) -> tuple[float, float]:
         q, r = h

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from classroom.dice import Dice
-from classroom.hexgrid import Hex
+from hexclass.classroom.dice import Dice
+from hexclass.classroom.hexgrid import Hex
 
 from .errors import MovementInputError
 from .hexmap import direction_between, opposite, step

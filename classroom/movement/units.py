@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from .errors import MovementInputError
 
@@ -65,7 +65,7 @@ class Mover:
     """A unit with its orders for one turn.
 
     ``orders`` is the movement-instruction list as written on the turn sheet (see
-    :func:`~classroom.movement.orders.parse_orders`); ``strength`` is a combat score for
+    :func:`~hexclass.classroom.movement.orders.parse_orders`); ``strength`` is a combat score for
     the simplified combat the timing model needs (the design's combat rules are not in
     the source); ``pursuit`` is 1, 2 or 3 (PBM "Pursuit"); ``aggression`` 0-10.
     """

@@ -35,9 +35,9 @@ from typing import Any
 
 import pandas as pd
 
-from classroom.combined_arms.engine import turns_played
-from classroom.combined_arms.fire import fire_odds
-from classroom.combined_arms.victory import DEDUCTION_FROM
+from hexclass.classroom.combined_arms.engine import turns_played
+from hexclass.classroom.combined_arms.fire import fire_odds
+from hexclass.classroom.combined_arms.victory import DEDUCTION_FROM
 
 from .live import LiveGame
 from .store import INSTRUCTOR, ClassStore, GameInfo, Message, Request
@@ -358,7 +358,7 @@ def _deployment_row(base, state) -> dict[str, Any]:
 def _fire_row(base, live: LiveGame, step, event, new_events) -> dict[str, Any]:
     """One friendly fire: the engine's odds when it was taken (CA "Fire Attacks") and its result.
 
-    The odds are the engine's :func:`~classroom.combined_arms.fire.fire_odds` on the state
+    The odds are the engine's :func:`~hexclass.classroom.combined_arms.fire.fire_odds` on the state
     just before the action that rolled it; a break is possible only when every firer is
     adjacent.
     """

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from classroom.combined_arms.state import GameState
+from hexclass.classroom.combined_arms.state import GameState
 
 from .live import LiveGame, Update
 from .store import (

@@ -41,10 +41,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from classroom.combined_arms.actions import action_to_json
-from classroom.combined_arms.engine import check
-from classroom.combined_arms.public import from_json, seat_copy, to_json
-from classroom.combined_arms.state import GameState
+from hexclass.classroom.combined_arms.actions import action_to_json
+from hexclass.classroom.combined_arms.engine import check
+from hexclass.classroom.combined_arms.public import from_json, seat_copy, to_json
+from hexclass.classroom.combined_arms.state import GameState
 
 from .sealed import NoKey, Sealer, is_sealed
 from .store import GameInfo, StoreError
@@ -436,7 +436,7 @@ def _pauses() -> Iterator[float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m classroom.sessions.hidden --store URL``: referee until SIGTERM/SIGINT."""
+    """``python -m hexclass.classroom.sessions.hidden --store URL``: referee until SIGTERM/SIGINT."""
     import argparse
 
     from .locate import open_location

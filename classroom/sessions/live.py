@@ -2,7 +2,7 @@
 
 A team game is its recipe (seed, options, seats, start) plus an append-only log of
 accepted actions. :class:`LiveGame` is the *only* place that turns that log into a
-:class:`~classroom.combined_arms.state.GameState`: the store checks and appends
+:class:`~hexclass.classroom.combined_arms.state.GameState`: the store checks and appends
 orders against it, a page's follower catches it up, the replay steps through it, the
 debrief walks it and a saved record reloads through it. Every step forward goes
 through :meth:`LiveGame.feed`, which returns an :class:`Update` naming the new
@@ -13,9 +13,9 @@ changed and nothing is lost between them.
 A store keeps one :class:`LiveGame` per game in a :class:`LiveGames` cache; a seat
 kernel's follower shares the store's object, so a kernel holds one copy of its game.
 
->>> from classroom.combined_arms import EndPhase
->>> from classroom.sessions.roles import layout_for
->>> from classroom.sessions.store import GameSpec, LoggedAction
+>>> from hexclass.classroom.combined_arms import EndPhase
+>>> from hexclass.classroom.sessions.roles import layout_for
+>>> from hexclass.classroom.sessions.store import GameSpec, LoggedAction
 >>> live = LiveGame(GameSpec(1, 7, layout_for(5)))
 >>> step = live.next_entry("support", EndPhase("support"), at=0.0)
 >>> upd = live.feed([step])
@@ -35,11 +35,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from classroom.combined_arms.actions import ActionFormatError, action_from_json
-from classroom.combined_arms.engine import apply
-from classroom.combined_arms.game import FORMAT, VERSION, RecordError, record
-from classroom.combined_arms.reasons import IllegalAction
-from classroom.combined_arms.state import Event, GameState
+from hexclass.classroom.combined_arms.actions import ActionFormatError, action_from_json
+from hexclass.classroom.combined_arms.engine import apply
+from hexclass.classroom.combined_arms.game import FORMAT, VERSION, RecordError, record
+from hexclass.classroom.combined_arms.reasons import IllegalAction
+from hexclass.classroom.combined_arms.state import Event, GameState
 
 from .store import (
     ClassSettings,
@@ -229,7 +229,7 @@ class LiveGame:
     # --- save and load -----------------------------------------------------------------------
 
     def record(self) -> dict[str, Any]:
-        """The game as a replayable record (:func:`~classroom.combined_arms.game.record`)."""
+        """The game as a replayable record (:func:`~hexclass.classroom.combined_arms.game.record`)."""
         with self.lock:
             return record(self.state)
 

@@ -1,7 +1,7 @@
 """The PostgreSQL role seat kernels connect as: no sealed column, only the writes a seat makes.
 
 ``hexclass serve`` on a PostgreSQL store calls :func:`ensure_seat_role` once at start
-(:func:`classroom.server.prepare_seat_store`) and gives every kernel without the store's
+(:func:`hexclass.classroom.server.prepare_seat_store`) and gives every kernel without the store's
 key (:mod:`.sealed`) the URL it returns instead of its own. The role, one per database
 (``hexclass_seat_<database>``):
 

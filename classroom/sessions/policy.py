@@ -14,9 +14,9 @@ a PostgreSQL store share every decision below.
   :func:`row_after_action`;
 * a seat opened twice: :func:`holds_seat`.
 
->>> from classroom.sessions.store import GameInfo, ClassSettings
->>> from classroom.sessions.roles import layout_for
->>> from classroom.combined_arms.state import Options
+>>> from hexclass.classroom.sessions.store import GameInfo, ClassSettings
+>>> from hexclass.classroom.sessions.roles import layout_for
+>>> from hexclass.classroom.combined_arms.state import Options
 >>> g = GameInfo(1, 1, 1, 7, Options(), layout_for(5), None, "running", False, 4, 9, 1,
 ...              "friendly_move", 0.0)
 >>> order_problem(g, "D") is None
@@ -32,9 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from classroom.combined_arms.actions import EndGameNow
-from classroom.combined_arms.reasons import COOP
-from classroom.combined_arms.state import GameState
+from hexclass.classroom.combined_arms.actions import EndGameNow
+from hexclass.classroom.combined_arms.reasons import COOP
+from hexclass.classroom.combined_arms.state import GameState
 
 from .store import (
     GAME_STATUSES,
@@ -68,7 +68,7 @@ def sender_problem(seat: str, action) -> Refused | None:
     """Who may send ``action``: a seat its own orders, the instructor only the end now.
 
     The instructor does not play (CA p.7 gives the team every order); ending a class
-    game where it stands (:class:`~classroom.combined_arms.actions.EndGameNow`, written
+    game where it stands (:class:`~hexclass.classroom.combined_arms.actions.EndGameNow`, written
     in the overall commander's name) is the console's alone, and it is logged as the
     instructor's. The team's own end between turns is the commander's ``EndGame``.
     """

@@ -25,9 +25,9 @@ import threading
 import time
 from collections.abc import Iterator
 
-from classroom.combined_arms.actions import action_to_json
-from classroom.combined_arms.public import from_json
-from classroom.combined_arms.state import GameState
+from hexclass.classroom.combined_arms.actions import action_to_json
+from hexclass.classroom.combined_arms.public import from_json
+from hexclass.classroom.combined_arms.state import GameState
 
 from . import policy
 from .follow import GameFollower

@@ -6,8 +6,8 @@ actions away). It follows the live game: when a follower (the console's) catches
 live game up, the replay grows with it; :meth:`GameReplay.refresh` catches up itself.
 
 >>> import tempfile, os
->>> from classroom.combined_arms import EndPhase
->>> from classroom.sessions import create_class, open_store
+>>> from hexclass.classroom.combined_arms import EndPhase
+>>> from hexclass.classroom.sessions import create_class, open_store
 >>> store = open_store(os.path.join(tempfile.mkdtemp(), "c.db"))
 >>> made = create_class(store, teams=1, seed=3)
 >>> g = made.teams[0].game_id
@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from classroom.combined_arms.state import GameState
+from hexclass.classroom.combined_arms.state import GameState
 
 from .live import LiveGame
 from .store import GameInfo, GameStore, LoggedAction
@@ -75,7 +75,7 @@ class GameReplay:
         """Every seat's view after ``version`` actions."""
         state = self.state_at(version)
         if state.options.enemy_player:  # CA p.7: each seat as it saw the game
-            from classroom.combined_arms.public import seat_copy
+            from hexclass.classroom.combined_arms.public import seat_copy
 
             return {
                 s: seat_view(seat_copy(state, s), s, self.info.layout)

@@ -5,7 +5,7 @@ three rifle companies (D, E, F) and the support weapons (MMGs M1 and M2 plus the
 mortars). Whoever directs the support weapons is also the overall commander; with six
 players the overall commander may be a seat of their own, and with fewer than five
 the commands are combined. A :class:`Layout` is one such grouping; it produces the
-engine's :class:`~classroom.combined_arms.state.SeatSpec` for every seat together
+engine's :class:`~hexclass.classroom.combined_arms.state.SeatSpec` for every seat together
 with a display title and colour for the pages.
 
 >>> five = layout_for(5)
@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from classroom.combined_arms.state import SeatSpec
-from classroom.combined_arms.units import ARMOUR_IDS, MMG_IDS
+from hexclass.classroom.combined_arms.state import SeatSpec
+from hexclass.classroom.combined_arms.units import ARMOUR_IDS, MMG_IDS
 
 
 class LayoutError(ValueError):
@@ -141,7 +141,7 @@ class Layout:
         return name in self.names
 
     def specs(self) -> dict[str, SeatSpec]:
-        """The ``seats`` argument for :func:`~classroom.combined_arms.game.new_game`."""
+        """The ``seats`` argument for :func:`~hexclass.classroom.combined_arms.game.new_game`."""
         return {s.name: s.spec() for s in self.seats}
 
     def commander(self) -> Seat:
@@ -289,7 +289,7 @@ def class_table(
     """The seat layout (or count) and game options of a new class (CA p.7), checked once
     for the command line and the console's form; a bad combination raises
     :class:`LayoutError` saying which setting is wrong."""
-    from classroom.combined_arms.state import Options
+    from hexclass.classroom.combined_arms.state import Options
 
     if not enemy_player:
         if bid or handicap:

@@ -44,7 +44,7 @@ True
 >>> s.open(box, "token")
 Traceback (most recent call last):
 ...
-classroom.sessions.store.StoreError: a sealed seed does not open with this store's key (was the key file replaced?)
+hexclass.classroom.sessions.store.StoreError: a sealed seed does not open with this store's key (was the key file replaced?)
 >>> token_hash("abc")[:16]
 'ba7816bf8f01cfea'
 """
@@ -303,7 +303,7 @@ SECRET_ACTION_TYPES = ("Deploy", "ChooseReveals", "Bid")  # public.SECRET_ACTION
 def action_text(sealer: Sealer | None, action) -> str:
     """An accepted action as the log keeps it: JSON, sealed if it is the defender's secret
     (its deployment, its reveal orders) or a sealed bid (CA p.7)."""
-    from classroom.combined_arms.actions import action_to_json
+    from hexclass.classroom.combined_arms.actions import action_to_json
 
     text = json.dumps(action_to_json(action))
     if type(action).__name__ in SECRET_ACTION_TYPES:
@@ -313,11 +313,11 @@ def action_text(sealer: Sealer | None, action) -> str:
 
 def action_from_text(sealer: Sealer | None, raw: str, seat: str):
     """The logged action (a ``SecretAction`` marker for a sealed one in a keyless process)."""
-    from classroom.combined_arms.actions import action_from_json
+    from hexclass.classroom.combined_arms.actions import action_from_json
 
     if is_sealed(raw):
         if sealer is None:
-            from classroom.combined_arms.public import SecretAction
+            from hexclass.classroom.combined_arms.public import SecretAction
 
             return SecretAction(seat)
         raw = sealer.open(raw, "action")

@@ -11,7 +11,7 @@
 >>> open_console(store, made.teams[0].seats[1].token)
 Traceback (most recent call last):
 ...
-classroom.sessions.session.AccessRefused: this is a seat link (team 1, seat 'D'); the instructor console needs the instructor link
+hexclass.classroom.sessions.session.AccessRefused: this is a seat link (team 1, seat 'D'); the instructor console needs the instructor link
 >>> store.close()
 """
 
@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from classroom.combined_arms.actions import EndGameNow
-from classroom.combined_arms.engine import legal_actions
-from classroom.combined_arms.state import GameState, Options
+from hexclass.classroom.combined_arms.actions import EndGameNow
+from hexclass.classroom.combined_arms.engine import legal_actions
+from hexclass.classroom.combined_arms.state import GameState, Options
 
 from . import policy
 from .follow import ClassFollower, GameFollower
@@ -500,7 +500,7 @@ class InstructorConsole:
         """End one team's game by the rules, or (``None``) every game still going.
 
         The console sends the engine's end of the battle where it stands
-        (:class:`~classroom.combined_arms.actions.EndGameNow`, CA "Victory": every
+        (:class:`~hexclass.classroom.combined_arms.actions.EndGameNow`, CA "Victory": every
         unrevealed counter is tested, then the score is counted) through the store's
         ordinary submit, in the commander's name and logged as the instructor's. Every
         page then reads the same final score and verdict from the engine's state. A game

@@ -39,8 +39,8 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from classroom.combined_arms.actions import ActionFormatError
-from classroom.combined_arms.engine import check
+from hexclass.classroom.combined_arms.actions import ActionFormatError
+from hexclass.classroom.combined_arms.engine import check
 
 from . import policy, sealed
 from .hidden import HiddenTables
@@ -429,7 +429,7 @@ class SQLStore(ClassStore):
         ``expected_version`` can be rebased (:func:`.policy.rebase_problem`); then, holding
         the lock, the same again on the current rows, the strict commander's queue
         (:func:`.policy.commander_hold`) and the engine's
-        :func:`~classroom.combined_arms.engine.check`. The result carries the
+        :func:`~hexclass.classroom.combined_arms.engine.check`. The result carries the
         :class:`~.live.Update` of this process's live game (accepted or not).
         """
         parsed, refused = order_form(seat, action, expected_version)

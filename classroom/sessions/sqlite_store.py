@@ -11,9 +11,9 @@ the secrets kept at rest are :class:`~.sql_store.SQLStore`'s; this module only c
 keeps the schema and its upgrades, and turns SQLite's errors into sentences.
 
 >>> import tempfile, os
->>> from classroom.combined_arms import EndPhase
->>> from classroom.sessions.roles import layout_for
->>> from classroom.sessions.store import ClassSettings, GameSpec
+>>> from hexclass.classroom.combined_arms import EndPhase
+>>> from hexclass.classroom.sessions.roles import layout_for
+>>> from hexclass.classroom.sessions.store import ClassSettings, GameSpec
 >>> path = os.path.join(tempfile.mkdtemp(), "class.db")
 >>> with SQLiteStore(path) as store:
 ...     made = store.create_class("demo", ClassSettings(), [GameSpec(1, 7, layout_for(5))])

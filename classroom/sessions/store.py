@@ -29,15 +29,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from classroom.combined_arms.actions import (
+from hexclass.classroom.combined_arms.actions import (
     ACTION_TYPES,
     ActionFormatError,
     action_from_json,
     action_problem,
     action_to_json,
 )
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.state import GameState, Options
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.state import GameState, Options
 
 from .roles import Layout
 
@@ -350,7 +350,7 @@ def initial_state(spec: GameSpec | GameInfo) -> GameState:
         )
     position = None
     if spec.start is not None:
-        from classroom.combined_arms.positions import Position
+        from hexclass.classroom.combined_arms.positions import Position
 
         position = Position.from_dict(spec.start, source=f"team {spec.team} start")
     return new_game(spec.seed, spec.options, spec.layout.specs(), position)

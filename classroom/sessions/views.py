@@ -1,7 +1,7 @@
 """What each page may see: seat views, scores, and who the team is waiting for.
 
 The engine settles a potential enemy counter only when it is tested, by the dice, so
-the one secret in a :class:`~classroom.combined_arms.state.GameState` is the dice
+the one secret in a :class:`~hexclass.classroom.combined_arms.state.GameState` is the dice
 generator's state: whoever holds it can foresee every reveal test. A seat page gets
 :func:`seat_view` (plain data) or :func:`public_copy` (a state whose dice are sealed);
 neither carries the generator. The instructor may also see :func:`projected_score`,
@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from classroom.combined_arms.engine import run_agenda
-from classroom.combined_arms.public import SealedDice, SealedDiceError, sealed_copy
-from classroom.combined_arms.sequence import title
-from classroom.combined_arms.state import GameState
-from classroom.combined_arms.units import POTENTIAL, REAL
-from classroom.combined_arms.victory import Score, score_from_tally
+from hexclass.classroom.combined_arms.engine import run_agenda
+from hexclass.classroom.combined_arms.public import SealedDice, SealedDiceError, sealed_copy
+from hexclass.classroom.combined_arms.sequence import title
+from hexclass.classroom.combined_arms.state import GameState
+from hexclass.classroom.combined_arms.units import POTENTIAL, REAL
+from hexclass.classroom.combined_arms.victory import Score, score_from_tally
 
 from .roles import Layout
 from .store import GameInfo, Request

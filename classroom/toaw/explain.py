@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from .curves import BASE, PEAK, OldBand
 from .field import HexSupplyExplanation, SupplyField, SupplyStatus

@@ -1,12 +1,12 @@
 """Location supply for every hex of a map: TOAW's supply view (TOAW 9.1.7.2-9.1.7.4).
 
-:func:`supply_field` traces supply over a :class:`~classroom.toaw.hexmap.HexMap` for a
-:class:`~classroom.toaw.situation.Situation` under the old or the new rules and returns a
+:func:`supply_field` traces supply over a :class:`~hexclass.classroom.toaw.hexmap.HexMap` for a
+:class:`~hexclass.classroom.toaw.situation.Situation` under the old or the new rules and returns a
 :class:`SupplyField`: numpy arrays (rows x columns) of the fraction of force supply each
 hex receives, plus what is needed to explain any one hex on request.
 
->>> from classroom.toaw.hexmap import HexMap
->>> from classroom.toaw.situation import Situation, SupplySettings
+>>> from hexclass.classroom.toaw.hexmap import HexMap
+>>> from hexclass.classroom.toaw.situation import Situation, SupplySettings
 >>> strip = HexMap.from_ascii(["." * 15])
 >>> f = supply_field(strip, Situation().with_source((0, 0)), SupplySettings(radius=5))
 >>> round(f.at((0, 0)), 2), round(f.at((14, 0)), 3)
@@ -22,7 +22,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from .curves import (
     BASE,
@@ -174,7 +174,7 @@ def supply_field(
 ) -> SupplyField:
     """Location supply for every hex under ``settings.rules`` (old or new).
 
-    Raises :class:`~classroom.toaw.errors.SupplyInputError` for impossible inputs.
+    Raises :class:`~hexclass.classroom.toaw.errors.SupplyInputError` for impossible inputs.
     """
     settings = settings or SupplySettings()
     if not isinstance(settings, SupplySettings):

@@ -1,6 +1,6 @@
 """A rectangular TOAW map of hexes: terrain, roads, railways and hexside features.
 
-Hexes are axial ``(q, r)`` tuples as in :mod:`classroom.hexgrid` (pointy-top hexes in
+Hexes are axial ``(q, r)`` tuples as in :mod:`hexclass.classroom.hexgrid` (pointy-top hexes in
 horizontal rows). A W x H map holds rows ``r = 0 .. H-1``; in each row the columns
 ``col = 0 .. W-1`` are laid out "odd-r" style (odd rows sit half a hex to the right), so
 ``q = col - r // 2``. Arrays are indexed ``[row, col]`` and flattened row by row, which
@@ -23,8 +23,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from classroom import hexgrid
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid
+from hexclass.classroom.hexgrid import Hex
 
 from .errors import SupplyInputError
 from .terrain import FEATURE_CHARS, TERRAIN_CHARS, Feature, HexsideFeature, Terrain

@@ -24,8 +24,8 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from classroom import hexgrid
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid
+from hexclass.classroom.hexgrid import Hex
 
 from .hexmap import HexMap, neighbour_table
 from .situation import Situation, SupplySettings

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from numbers import Integral, Real
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from .errors import SupplyInputError
 from .hexmap import HexMap, Hexside, hexside

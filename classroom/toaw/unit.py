@@ -32,8 +32,8 @@ from enum import Enum
 
 import numpy as np
 
-from classroom import hexgrid
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid
+from hexclass.classroom.hexgrid import Hex
 
 from .errors import SupplyInputError
 from .field import SupplyField, SupplyStatus

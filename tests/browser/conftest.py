@@ -288,7 +288,7 @@ class HexclassServer(VoilaServer):
         cmd = [
             sys.executable,
             "-m",
-            "classroom.cli",
+            "hexclass.classroom.cli",
             "serve",
             f"--port={self.port}",
             f"--store={store}",
@@ -321,7 +321,7 @@ class HexclassServer(VoilaServer):
     ready_path = "/hexclass/api/status"
 
     def status(self) -> dict:
-        """Kernel counts and PIDs from the server (see ``classroom.server.StatusHandler``)."""
+        """Kernel counts and PIDs from the server (see ``hexclass.classroom.server.StatusHandler``)."""
         import json
 
         with urllib.request.urlopen(self.base + self.ready_path, timeout=10) as r:
@@ -365,7 +365,7 @@ def board_geometry():
     """The CA board's canvas geometry (the same for every page that shows the board)."""
     global _GEOMETRY
     if _GEOMETRY is None:
-        from widgets.ca_board import CABoardView
+        from hexclass.widgets.ca_board import CABoardView
 
         _GEOMETRY = CABoardView().board
     return _GEOMETRY

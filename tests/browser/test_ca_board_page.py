@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from classroom.combined_arms import new_game
+from hexclass.classroom.combined_arms import new_game
 
 from .conftest import (
     board_geometry,

@@ -18,7 +18,7 @@ import signal
 
 import pytest
 
-from classroom.sessions import create_class, open_store
+from hexclass.classroom.sessions import create_class, open_store
 
 from .conftest import (
     HexclassServer,

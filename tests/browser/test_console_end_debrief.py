@@ -14,9 +14,9 @@ import re
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, EndPhase, ResolveFire, legal_actions
-from classroom.combined_arms.scenarios import load_position
-from classroom.sessions import create_class, open_store
+from hexclass.classroom.combined_arms import DeclareFire, EndPhase, ResolveFire, legal_actions
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.sessions import create_class, open_store
 
 from .conftest import wait_for_widgets
 

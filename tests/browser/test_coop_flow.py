@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from classroom.combined_arms import Enter, legal_actions
-from classroom.sessions import GameFollower, create_class, open_store
-from classroom.sessions.store import INSTRUCTOR, ClassSettings
+from hexclass.classroom.combined_arms import Enter, legal_actions
+from hexclass.classroom.sessions import GameFollower, create_class, open_store
+from hexclass.classroom.sessions.store import INSTRUCTOR, ClassSettings
 
 from .conftest import ACTION_TIMEOUT_MS, button, click_hex, open_page, wait_for_board, wait_message
 

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, check
-from classroom.sessions import GameFollower, create_class, open_store
+from hexclass.classroom.combined_arms import DeclareFire, check
+from hexclass.classroom.sessions import GameFollower, create_class, open_store
 
 from .conftest import (
     button,
@@ -162,7 +162,7 @@ def test_five_seats_play_two_turns_together(team, artifacts):
             for t in s.enemy:
                 if check(s, DeclareFire(a_seat, t, (a_unit,))) is None:
                     probe = s.copy()
-                    from classroom.combined_arms import apply
+                    from hexclass.classroom.combined_arms import apply
 
                     apply(probe, DeclareFire(a_seat, t, (a_unit,), resolve=False))
                     if check(probe, DeclareFire(b_seat, t, (b_unit,), resolve=False)) is None:
@@ -262,8 +262,8 @@ def test_two_teams_of_five_play_to_the_end_with_the_console_following(
     hexclass_server, browser, artifacts
 ):
     """Ten seat pages and the console: both games reach their final scores on every page."""
-    from classroom.combined_arms import EndGame, EndPhase
-    from classroom.sessions import open_console, open_seat
+    from hexclass.classroom.combined_arms import EndGame, EndPhase
+    from hexclass.classroom.sessions import open_console, open_seat
 
     store = open_store(hexclass_server.store)
     links = create_class(store, teams=2, seed=SEED + 5, base_url=hexclass_server.base).to_json()
@@ -310,7 +310,7 @@ def test_two_teams_of_five_play_to_the_end_with_the_console_following(
                 ):
                     action = EndGame("support")
                 elif s.pending is not None:
-                    from classroom.combined_arms import legal_actions
+                    from hexclass.classroom.combined_arms import legal_actions
 
                     action = legal_actions(s, "support")[0]
                 else:

@@ -13,9 +13,9 @@ import signal
 
 import pytest
 
-from classroom.combined_arms import record, replay
-from classroom.sessions import GameFollower, create_class, open_store
-from classroom.sessions.store import HEARTBEAT_EVERY, PRESENCE_TIMEOUT
+from hexclass.classroom.combined_arms import record, replay
+from hexclass.classroom.sessions import GameFollower, create_class, open_store
+from hexclass.classroom.sessions.store import HEARTBEAT_EVERY, PRESENCE_TIMEOUT
 
 from .conftest import (
     HexclassServer,

@@ -14,11 +14,11 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from classroom.combined_arms import Options
-from classroom.sessions import create_class
-from classroom.sessions.roles import enemy_player_layout
-from classroom.sessions.session import seat_url
-from classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom.combined_arms import Options
+from hexclass.classroom.sessions import create_class
+from hexclass.classroom.sessions.roles import enemy_player_layout
+from hexclass.classroom.sessions.session import seat_url
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
 from tests.browser.conftest import HexclassServer, wait_for_kernel_idle, wait_for_widgets
 
 pytestmark = pytest.mark.browser

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Enter, legal_actions
-from classroom.sessions import open_store
+from hexclass.classroom.combined_arms import EndPhase, Enter, legal_actions
+from hexclass.classroom.sessions import open_store
 
 from .conftest import painted_fraction, wait_for_widgets
 

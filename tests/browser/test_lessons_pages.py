@@ -66,7 +66,7 @@ def canvas_is_painted(page, index: int) -> bool:
 
 
 def test_sequence_lesson_picks_a_unit_with_a_real_canvas_click(voila, page, artifacts):
-    from widgets.cna_sequence import SkirmishMap
+    from hexclass.widgets.cna_sequence import SkirmishMap
 
     open_lesson(voila, page, "cna-sequence-of-play", canvases=1)
     assert "Initiative Determination Stage" in body_text(page)
@@ -105,10 +105,10 @@ def test_cohesion_lesson_replays_a_worked_example(voila, page, artifacts):
 
 
 def test_supply_lesson_places_a_supply_unit_with_a_real_canvas_click(voila, page, artifacts):
-    from classroom.toaw import Rules
-    from classroom.toaw.explain import hex_name
-    from classroom.toaw.hexmap import offset_to_axial
-    from widgets.toaw_supply import SupplyMapLab
+    from hexclass.classroom.toaw import Rules
+    from hexclass.classroom.toaw.explain import hex_name
+    from hexclass.classroom.toaw.hexmap import offset_to_axial
+    from hexclass.widgets.toaw_supply import SupplyMapLab
 
     open_lesson(voila, page, "toaw-supply", canvases=2)
     page.get_by_role("button", name="supply unit").first.click()

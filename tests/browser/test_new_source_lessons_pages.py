@@ -45,9 +45,9 @@ def test_cherbourg_lesson_recomputes_the_column_and_rolls(voila, page, artifacts
 
 
 def test_movement_lesson_adds_an_order_with_a_canvas_click(voila, page, artifacts):
-    from classroom.movement.hexmap import step
-    from classroom.movement.scenarios import ESTEL
-    from widgets.movement_timing import PhaseTimingLab
+    from hexclass.classroom.movement.hexmap import step
+    from hexclass.classroom.movement.scenarios import ESTEL
+    from hexclass.widgets.movement_timing import PhaseTimingLab
 
     page.goto(voila.url("lessons/movement-timing.ipynb"), timeout=TIMEOUT)
     wait_for_widgets(page)

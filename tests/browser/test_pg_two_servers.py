@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from classroom.sessions import GameFollower, create_class
-from classroom.sessions.session import seat_url
+from hexclass.classroom.sessions import GameFollower, create_class
+from hexclass.classroom.sessions.session import seat_url
 
 from .conftest import HexclassServer, button, click_hex, wait_for_board, wait_message
 
@@ -35,7 +35,7 @@ def two_hosts(pg_url, artifacts):
 
 
 def test_a_move_on_one_host_shows_on_the_other(two_hosts, browser, artifacts, pg_url):
-    from classroom.sessions.pg_store import PostgresStore
+    from hexclass.classroom.sessions.pg_store import PostgresStore
 
     one, two = two_hosts
     store = PostgresStore(pg_url)

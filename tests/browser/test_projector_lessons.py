@@ -46,7 +46,7 @@ def on_screen_scale(page, selector: str) -> float:
 
 def label_px(view) -> int:
     """The hex labels' font size in canvas pixels, as the board draws them."""
-    from widgets.ca_board import LABEL_PX
+    from hexclass.widgets.ca_board import LABEL_PX
 
     return max(int(view.board.layout.size * 0.27), view.board.buffer_px(LABEL_PX))
 
@@ -60,7 +60,7 @@ def shoot(page, selector: str, artifacts, name: str) -> None:
 def test_defender_lab_counts_recovered_platoons_and_labels_are_readable(
     voila, projector, artifacts
 ):
-    from widgets.ca_defender_lab import DefenderLab
+    from hexclass.widgets.ca_defender_lab import DefenderLab
 
     page, lab = projector, ".hexclass-defender-lab"
     open_lesson(voila, page, "ca-defenders-mind", f"{lab} canvas")
@@ -112,7 +112,7 @@ def test_road_cut_is_chosen_from_a_dropdown(voila, projector, artifacts):
 
 
 def test_retreat_lesson_draws_its_map_and_answers_a_click(voila, projector, artifacts):
-    from widgets.cherbourg_retreat import RetreatLab
+    from hexclass.widgets.cherbourg_retreat import RetreatLab
 
     page, lab = projector, ".hexclass-retreat-lab"
     open_lesson(voila, page, "cherbourg-combat-table", f"{lab} canvas")

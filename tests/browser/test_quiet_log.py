@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from classroom.sessions import create_class, open_store
+from hexclass.classroom.sessions import create_class, open_store
 from tests.browser.conftest import HexclassServer, wait_until
 
 pytestmark = pytest.mark.browser

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from classroom.combined_arms import EndPhase
-from classroom.combined_arms.scenarios import load_position
-from classroom.sessions import create_class, open_seat, open_store
+from hexclass.classroom.combined_arms import EndPhase
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.sessions import create_class, open_seat, open_store
 
 from .conftest import button, click_hex, open_page, wait_for_board, wait_message
 

@@ -19,11 +19,11 @@ import uuid
 import pytest
 import websocket
 
-from classroom import gate as G
-from classroom.sessions import create_class, open_store
-from classroom.sessions.session import MAX_TEAMS
-from classroom.sessions.store import new_token
-from classroom.sessions.text import strip_bidi
+from hexclass.classroom import gate as G
+from hexclass.classroom.sessions import create_class, open_store
+from hexclass.classroom.sessions.session import MAX_TEAMS
+from hexclass.classroom.sessions.store import new_token
+from hexclass.classroom.sessions.text import strip_bidi
 
 from .conftest import ROOT, HexclassServer, wait_for_board, wait_for_widgets
 
@@ -360,7 +360,7 @@ def test_a_malformed_comm_open_gets_no_traceback(server, made):
 def test_bidi_controls_are_stripped_from_chat_notes_and_names(server, made):
     store = open_store(server.store)
     try:
-        from classroom.sessions import open_seat
+        from hexclass.classroom.sessions import open_seat
 
         seat = open_seat(store, made.teams[0].seats[0].token)
         evil = "move to \u202eexe.txt\u2066 now\u200f"

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     DeclareFire,
     EndPhase,
     Enter,
@@ -21,7 +21,7 @@ from classroom.combined_arms import (
     legal_actions,
     new_game,
 )
-from widgets.ca_board import ARROWS
+from hexclass.widgets.ca_board import ARROWS
 
 from .conftest import (
     board_geometry,

@@ -33,8 +33,8 @@ def click_hex(page, canvas, board, h) -> None:
 
 
 def test_variant_lesson_deploys_with_a_canvas_click_and_checks_an_answer(voila, page, artifacts):
-    from classroom.combined_arms.defender_game import DefenderGame
-    from widgets.variant_lesson import DeploymentLab
+    from hexclass.classroom.combined_arms.defender_game import DefenderGame
+    from hexclass.widgets.variant_lesson import DeploymentLab
 
     page.goto(voila.url("lessons/enemy-player-variant.ipynb"), timeout=TIMEOUT)
     wait_for_widgets(page)

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.cherbourg import (
+from hexclass.classroom.cherbourg import (
     AIR,
     ARTILLERY,
     CherbourgInputError,
@@ -14,7 +14,7 @@ from classroom.cherbourg import (
     casualty_chance,
     infantry,
 )
-from classroom.cherbourg.bombardment import artillery_power, bomb_column, bomb_result
+from hexclass.classroom.cherbourg.bombardment import artillery_power, bomb_column, bomb_result
 
 GERMANS = [infantry("i1"), infantry("i2"), infantry("i3"), Unit("Pz", UnitType.ARMOUR, 3, 3, 8)]
 

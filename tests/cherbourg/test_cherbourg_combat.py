@@ -2,7 +2,7 @@
 
 import pytest
 
-from classroom.cherbourg import (
+from hexclass.classroom.cherbourg import (
     COLUMNS,
     CherbourgInputError,
     Combat,
@@ -14,7 +14,7 @@ from classroom.cherbourg import (
     lookup,
     resolve_combat,
 )
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 DEF = (infantry("German bn", 2, 4, side="DE"),)
 

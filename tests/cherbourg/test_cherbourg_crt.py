@@ -4,8 +4,20 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.cherbourg import COLUMNS, CherbourgInputError, distribution, lookup, odds_column
-from classroom.cherbourg.crt import Part, dislodge_chance, expected_losses, shift, win_chance
+from hexclass.classroom.cherbourg import (
+    COLUMNS,
+    CherbourgInputError,
+    distribution,
+    lookup,
+    odds_column,
+)
+from hexclass.classroom.cherbourg.crt import (
+    Part,
+    dislodge_chance,
+    expected_losses,
+    shift,
+    win_chance,
+)
 
 
 def col(name):

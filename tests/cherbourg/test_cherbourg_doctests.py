@@ -10,7 +10,7 @@ MODULES = ["crt", "terrain", "combat", "bombardment", "retreat", "results"]
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"classroom.cherbourg.{name}")
+    module = importlib.import_module(f"hexclass.classroom.cherbourg.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0

@@ -2,8 +2,8 @@
 
 import pytest
 
-from classroom.cherbourg import CherbourgInputError, apply_result, infantry
-from classroom.cherbourg.crt import parse_result
+from hexclass.classroom.cherbourg import CherbourgInputError, apply_result, infantry
+from hexclass.classroom.cherbourg.crt import parse_result
 
 ATT = (infantry("A1", 4), infantry("A2", 3))
 DEF = (infantry("D1", 2, 3), infantry("D2", 2, 2))

@@ -5,7 +5,7 @@ Map: a radius-2 patch of clear hexes around (0, 0); the retreating stack stands 
 
 import pytest
 
-from classroom.cherbourg import (
+from hexclass.classroom.cherbourg import (
     CherbourgInputError,
     Field,
     Unit,
@@ -16,7 +16,7 @@ from classroom.cherbourg import (
     retreat_options,
     surrounded,
 )
-from classroom.hexgrid import neighbours, spiral
+from hexclass.classroom.hexgrid import neighbours, spiral
 
 CLEAR = {h: ("clear",) for h in spiral((0, 0), 3)}
 TANK = Unit("Pz", UnitType.ARMOUR, 4, 4, 8, side="DE")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from classroom.cherbourg import CherbourgInputError, path_cost, terrain_shift
-from classroom.cherbourg.terrain import dominant_ground, movement_cost
+from hexclass.classroom.cherbourg import CherbourgInputError, path_cost, terrain_shift
+from hexclass.classroom.cherbourg.terrain import dominant_ground, movement_cost
 
 
 def test_the_movement_example_of_4_0_costs_six():

@@ -5,17 +5,17 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.cna.capability import Function, Size, Unit, UnitKind, formation_cpa
-from classroom.cna.cohesion import (
+from hexclass.classroom.cna.capability import Function, Size, Unit, UnitKind, formation_cpa
+from hexclass.classroom.cna.cohesion import (
     CohesionGroup,
     apply_disorganization,
     apply_reorganization,
     rest_recovery,
 )
-from classroom.cna.errors import CNAInputError
-from classroom.cna.logsheet import LogSheet, UnitLog, spend
-from classroom.cna.scenario import DESERT_SKIRMISH, OperationsStagePlay
-from classroom.cna.sequence import SequenceCursor, walk_game_turn
+from hexclass.classroom.cna.errors import CNAInputError
+from hexclass.classroom.cna.logsheet import LogSheet, UnitLog, spend
+from hexclass.classroom.cna.scenario import DESERT_SKIRMISH, OperationsStagePlay
+from hexclass.classroom.cna.sequence import SequenceCursor, walk_game_turn
 
 TANKS = Unit("tanks", UnitKind.ARMOR, cpa=25)
 

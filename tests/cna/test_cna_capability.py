@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classroom.cna.capability import Function, Unit, UnitKind, formation_cpa, motorized_cpa
-from classroom.cna.errors import CNAInputError, RuleViolation
-from classroom.cna.logsheet import UnitLog, end_stage, spend
+from hexclass.classroom.cna.capability import Function, Unit, UnitKind, formation_cpa, motorized_cpa
+from hexclass.classroom.cna.errors import CNAInputError, RuleViolation
+from hexclass.classroom.cna.logsheet import UnitLog, end_stage, spend
 
 GUN = Unit("4th RHA battery", UnitKind.GUN, cpa=0)
 RNF = Unit("1st RNF", UnitKind.INFANTRY, cpa=8)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from classroom.cna.capability import Size
-from classroom.cna.cohesion import (
+from hexclass.classroom.cna.capability import Size
+from hexclass.classroom.cna.cohesion import (
     CohesionGroup,
     apply_disorganization,
     apply_reorganization,
@@ -18,7 +18,7 @@ from classroom.cna.cohesion import (
     round_half_up,
     surrenders,
 )
-from classroom.cna.errors import CNAInputError
+from hexclass.classroom.cna.errors import CNAInputError
 
 levels = st.integers(-40, 10)
 

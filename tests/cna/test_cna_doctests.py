@@ -1,4 +1,4 @@
-"""The docstring examples in classroom.cna run and pass."""
+"""The docstring examples in hexclass.classroom.cna run and pass."""
 
 import doctest
 import importlib
@@ -6,9 +6,9 @@ import pkgutil
 
 import pytest
 
-import classroom.cna
+import hexclass.classroom.cna
 
-MODULES = [m.name for m in pkgutil.iter_modules(classroom.cna.__path__, "classroom.cna.")]
+MODULES = [m.name for m in pkgutil.iter_modules(hexclass.classroom.cna.__path__, "hexclass.classroom.cna.")]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from classroom.cna.errors import CNAInputError
-from classroom.cna.initiative import (
+from hexclass.classroom.cna.errors import CNAInputError
+from hexclass.classroom.cna.initiative import (
     InitiativeDeclarations,
     Role,
     Side,
@@ -15,7 +15,7 @@ from classroom.cna.initiative import (
     initiative_from_rolls,
     sides_for_roles,
 )
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 EVEN = {Side.AXIS: 0, Side.COMMONWEALTH: 0}
 

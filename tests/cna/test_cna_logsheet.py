@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from classroom.cna.capability import Function, Unit, UnitKind
-from classroom.cna.errors import CNAInputError, RuleViolation
-from classroom.cna.logsheet import (
+from hexclass.classroom.cna.capability import Function, Unit, UnitKind
+from hexclass.classroom.cna.errors import CNAInputError, RuleViolation
+from hexclass.classroom.cna.logsheet import (
     EntryKind,
     LogSheet,
     UnitLog,
@@ -15,7 +15,7 @@ from classroom.cna.logsheet import (
     end_stage,
     spend,
 )
-from classroom.cna.movement import Engagement, Occasion
+from hexclass.classroom.cna.movement import Engagement, Occasion
 
 TANKS = Unit("tank bn", UnitKind.ARMOR, cpa=25)
 RNF = Unit("1st RNF", UnitKind.INFANTRY, cpa=8)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from classroom.cna.errors import CNAInputError
-from classroom.cna.initiative import Side
-from classroom.cna.movement import (
+from hexclass.classroom.cna.errors import CNAInputError
+from hexclass.classroom.cna.initiative import Side
+from hexclass.classroom.cna.movement import (
     Engagement,
     Occasion,
     break_off_cost,

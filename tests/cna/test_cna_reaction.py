@@ -2,8 +2,8 @@
 
 import pytest
 
-from classroom.cna.capability import Size, Unit, UnitKind
-from classroom.cna.reaction import pins, reaction_eligibility, size_may_pin
+from hexclass.classroom.cna.capability import Size, Unit, UnitKind
+from hexclass.classroom.cna.reaction import pins, reaction_eligibility, size_may_pin
 
 MOT = Unit("mot bn", UnitKind.INFANTRY, cpa=10, truck_cpa=20)
 

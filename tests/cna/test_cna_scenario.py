@@ -4,11 +4,11 @@ import dataclasses
 
 import pytest
 
-from classroom.cna.capability import Unit, UnitKind
-from classroom.cna.errors import CNAInputError, RuleViolation
-from classroom.cna.initiative import Side
-from classroom.cna.logsheet import EntryKind
-from classroom.cna.scenario import DESERT_SKIRMISH, OperationsStagePlay, Placement
+from hexclass.classroom.cna.capability import Unit, UnitKind
+from hexclass.classroom.cna.errors import CNAInputError, RuleViolation
+from hexclass.classroom.cna.initiative import Side
+from hexclass.classroom.cna.logsheet import EntryKind
+from hexclass.classroom.cna.scenario import DESERT_SKIRMISH, OperationsStagePlay, Placement
 
 RECCE_TO_THE_SCREEN = [(0, 3), (1, 2), (2, 2), (3, 2)]  # ends next to KRRC, RHA and RNF
 

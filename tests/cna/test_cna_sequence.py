@@ -4,9 +4,9 @@ import dataclasses
 
 import pytest
 
-from classroom.cna.errors import CNAInputError, RuleViolation
-from classroom.cna.initiative import Role, Side
-from classroom.cna.sequence import (
+from hexclass.classroom.cna.errors import CNAInputError, RuleViolation
+from hexclass.classroom.cna.initiative import Role, Side
+from hexclass.classroom.cna.sequence import (
     GAME_TURN,
     Actor,
     Level,

@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from classroom.cna.capability import (
+from hexclass.classroom.cna.capability import (
     MEDIUM_TRUCK_CPA,
     Function,
     Size,
@@ -12,17 +12,22 @@ from classroom.cna.capability import (
     slowest_members,
     voluntary_cp_limit,
 )
-from classroom.cna.cohesion import (
+from hexclass.classroom.cna.cohesion import (
     CohesionGroup,
     apply_disorganization,
     apply_reorganization,
     combine_cohesion,
     rest_recovery,
 )
-from classroom.cna.errors import RuleViolation
-from classroom.cna.initiative import InitiativeDeclarations, Role, Side, initiative_from_rolls
-from classroom.cna.logsheet import EntryKind, UnitLog, end_stage, spend
-from classroom.cna.reaction import reaction_eligibility
+from hexclass.classroom.cna.errors import RuleViolation
+from hexclass.classroom.cna.initiative import (
+    InitiativeDeclarations,
+    Role,
+    Side,
+    initiative_from_rolls,
+)
+from hexclass.classroom.cna.logsheet import EntryKind, UnitLog, end_stage, spend
+from hexclass.classroom.cna.reaction import reaction_eligibility
 
 RNF = Unit("1st RNF", UnitKind.INFANTRY, cpa=8)  # non-motorized MG battalion, Sept 1940
 

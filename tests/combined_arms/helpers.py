@@ -1,7 +1,7 @@
 """Small helpers shared by the Combined Arms tests."""
 
-from classroom.combined_arms import apply, check
-from classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms import apply, check
+from hexclass.classroom.combined_arms.positions import sketch
 
 __all__ = ["sketch", "at", "reason", "ok", "apply"]
 

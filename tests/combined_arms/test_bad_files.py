@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Enter, apply, new_game
-from classroom.combined_arms.board import Board
-from classroom.combined_arms.game import RecordError, load, parse_record, record, replay
-from classroom.combined_arms.positions import Position, PositionError, board_to_rows
-from classroom.combined_arms.validate import InputError
+from hexclass.classroom.combined_arms import EndPhase, Enter, apply, new_game
+from hexclass.classroom.combined_arms.board import Board
+from hexclass.classroom.combined_arms.game import RecordError, load, parse_record, record, replay
+from hexclass.classroom.combined_arms.positions import Position, PositionError, board_to_rows
+from hexclass.classroom.combined_arms.validate import InputError
 
 from .helpers import at
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from classroom import hexgrid as hg
-from classroom.combined_arms.board import (
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.combined_arms.board import (
     ROW_WIDTHS,
     Board,
     BoardError,
@@ -13,8 +13,8 @@ from classroom.combined_arms.board import (
     generate_board,
     potential_posts,
 )
-from classroom.combined_arms.units import ALL_IDS
-from classroom.dice import Dice, LoadedDice
+from hexclass.classroom.combined_arms.units import ALL_IDS
+from hexclass.classroom.dice import Dice, LoadedDice
 
 
 def test_shape_matches_every_fact_the_text_gives():

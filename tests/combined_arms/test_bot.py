@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from classroom import hexgrid as hg
-from classroom.combined_arms import (
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.combined_arms import (
     CallMortar,
     DeclareFire,
     EndGame,
@@ -24,7 +24,7 @@ from classroom.combined_arms import (
     fire,
     record,
 )
-from classroom.combined_arms.bot import (
+from hexclass.classroom.combined_arms.bot import (
     MAX_ACTIONS_PER_PHASE,
     POLICIES,
     PassivePolicy,
@@ -34,10 +34,10 @@ from classroom.combined_arms.bot import (
     make_policy,
     play_game,
 )
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.lines import friendly_line
-from classroom.combined_arms.positions import sketch
-from classroom.combined_arms.units import BROKEN
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.lines import friendly_line
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.units import BROKEN
 
 
 class Checked:
@@ -257,11 +257,11 @@ def test_sight_agrees_with_the_engine_fire_odds():
 def test_fast_enemy_odds_agree_with_the_itemised_modifiers():
     """The remembered numbers the bot weighs (armour and infantry shots, reveal odds)
     are the engine's itemised CA "Enemy Fire" / "Enemy Decisions" modifiers summed."""
-    from classroom.combined_arms import enemy
-    from classroom.combined_arms.bot import atg_chance, reveal_chance
-    from classroom.combined_arms.lines import terrain_mask
-    from classroom.combined_arms.units import BOARD, Platoon
-    from classroom.dice import chances
+    from hexclass.classroom.combined_arms import enemy
+    from hexclass.classroom.combined_arms.bot import atg_chance, reveal_chance
+    from hexclass.classroom.combined_arms.lines import terrain_mask
+    from hexclass.classroom.combined_arms.units import BOARD, Platoon
+    from hexclass.classroom.dice import chances
 
     compared = 0
     for seed in (3, 8):

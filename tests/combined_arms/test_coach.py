@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     DeclareFire,
     EndGame,
     EndPhase,
@@ -15,10 +15,10 @@ from classroom.combined_arms import (
     check,
     record,
 )
-from classroom.combined_arms.bots import make_policy
-from classroom.combined_arms.bots.coach import review, suggest
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.bots import make_policy
+from hexclass.classroom.combined_arms.bots.coach import review, suggest
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.positions import sketch
 
 
 def test_suggests_the_assault_with_its_exact_break_odds():
@@ -84,7 +84,7 @@ def test_review_values_an_ending_exactly_and_marks_big_shortfalls():
     assert [m.turn for m in marks] == [2]
     m = marks[0]
     assert m.player_did == "ended the game"
-    from classroom.combined_arms.bots.search import BestPolicy
+    from hexclass.classroom.combined_arms.bots.search import BestPolicy
 
     before = new_game(5, Options(auto_decisions=True))
     for a in g.actions[:-1]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from classroom.combined_arms import DeclareFire, EndGame, Options, apply, check, record
-from classroom.combined_arms.bots import CompanyBudget, CompanyPlanner, make_policy
-from classroom.combined_arms.bots.assessment import HOLD
-from classroom.combined_arms.bots.company import Attack, DirectedSteady
-from classroom.combined_arms.bots.search import END
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms import DeclareFire, EndGame, Options, apply, check, record
+from hexclass.classroom.combined_arms.bots import CompanyBudget, CompanyPlanner, make_policy
+from hexclass.classroom.combined_arms.bots.assessment import HOLD
+from hexclass.classroom.combined_arms.bots.company import Attack, DirectedSteady
+from hexclass.classroom.combined_arms.bots.search import END
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.positions import sketch
 
 SMALL = CompanyBudget(rollouts=2, horizon=2, posts=1)
 

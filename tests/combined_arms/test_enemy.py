@@ -4,10 +4,14 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.combined_arms import ChooseBroken, ChooseRollOrder, EndPhase, Options, apply
-from classroom.combined_arms import enemy as ai
-from classroom.combined_arms.odds import enemy_fire_on_armour, enemy_fire_on_hex, reveal_odds
-from classroom.dice import LoadedDice
+from hexclass.classroom.combined_arms import ChooseBroken, ChooseRollOrder, EndPhase, Options, apply
+from hexclass.classroom.combined_arms import enemy as ai
+from hexclass.classroom.combined_arms.odds import (
+    enemy_fire_on_armour,
+    enemy_fire_on_hex,
+    reveal_odds,
+)
+from hexclass.classroom.dice import LoadedDice
 
 from .helpers import at, reason, sketch
 

@@ -10,22 +10,22 @@ import random
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Options, apply, check
-from classroom.combined_arms.actions import (
+from hexclass.classroom.combined_arms import EndPhase, Options, apply, check
+from hexclass.classroom.combined_arms.actions import (
     ChooseMortar,
     ChooseReveals,
     ChooseTarget,
     Deploy,
     Enter,
 )
-from classroom.combined_arms.defender import DEFENDER, ai_choice, defender_seat
-from classroom.combined_arms.enemy_player import Deployment
-from classroom.combined_arms.fire import friendly_modifiers
-from classroom.combined_arms.game import new_game, record, replay
-from classroom.combined_arms.public import attacker_copy, seat_copy, to_json
-from classroom.combined_arms.state import SOLITAIRE_SEATS
-from classroom.combined_arms.units import REAL
-from classroom.dice import LoadedDice
+from hexclass.classroom.combined_arms.defender import DEFENDER, ai_choice, defender_seat
+from hexclass.classroom.combined_arms.enemy_player import Deployment
+from hexclass.classroom.combined_arms.fire import friendly_modifiers
+from hexclass.classroom.combined_arms.game import new_game, record, replay
+from hexclass.classroom.combined_arms.public import attacker_copy, seat_copy, to_json
+from hexclass.classroom.combined_arms.state import SOLITAIRE_SEATS
+from hexclass.classroom.combined_arms.units import REAL
+from hexclass.classroom.dice import LoadedDice
 
 from .helpers import at, reason, sketch
 
@@ -237,7 +237,7 @@ def test_the_mortars_spotter_is_told_to_the_defender_only():
 def test_the_handicap_bonus_counts_towards_the_attackers_victory():
     s = sketch(units={"D1": "3c"}, enemy={"8a": "real"}, turn=2)
     variant(s, real="8a", handicap=5)
-    from classroom.combined_arms.victory import score_state
+    from hexclass.classroom.combined_arms.victory import score_state
 
     plain = score_state(s, 2)
     assert plain.lines[-1].label.startswith("handicap bonus") and plain.lines[-1].points == 5
@@ -248,7 +248,7 @@ def test_the_handicap_bonus_counts_towards_the_attackers_victory():
 
 @pytest.mark.parametrize("seed", [3, 11])
 def test_whole_variant_games_replay_exactly(seed):
-    from classroom.combined_arms.bot import make_policy
+    from hexclass.classroom.combined_arms.bot import make_policy
 
     g = new_game(seed, Options(auto_decisions=True, enemy_player=True, handicap=2), SEATS)
     attacker, rng = make_policy("bold", seed), random.Random(seed)
@@ -266,15 +266,15 @@ def test_whole_variant_games_replay_exactly(seed):
 
 
 def two_player_game(seed: int = 8):
-    from classroom.combined_arms.defender import bidder_seat
+    from hexclass.classroom.combined_arms.defender import bidder_seat
 
     seats = {"player1": bidder_seat("player1"), "player2": bidder_seat("player2")}
     return new_game(seed, Options(auto_decisions=True, enemy_player=True, bidding=True), seats)
 
 
 def test_the_higher_sealed_bid_takes_the_defenders_and_gives_the_bonus():
-    from classroom.combined_arms.actions import Bid
-    from classroom.combined_arms.public import seat_copy
+    from hexclass.classroom.combined_arms.actions import Bid
+    from hexclass.classroom.combined_arms.public import seat_copy
 
     g = two_player_game()
     assert g.phase == "bidding" and g.forces is None
@@ -290,7 +290,7 @@ def test_the_higher_sealed_bid_takes_the_defenders_and_gives_the_bonus():
 
 
 def test_equal_bids_are_settled_by_the_game_dice_and_logged():
-    from classroom.combined_arms.actions import Bid
+    from hexclass.classroom.combined_arms.actions import Bid
 
     g = two_player_game()
     decide(g, Bid("player1", 2))
@@ -303,7 +303,7 @@ def test_equal_bids_are_settled_by_the_game_dice_and_logged():
 
 @pytest.mark.parametrize("points", [-1, 41, True, "3"])
 def test_a_bid_is_a_whole_number_of_points_within_reach(points):
-    from classroom.combined_arms.actions import Bid
+    from hexclass.classroom.combined_arms.actions import Bid
 
     g = two_player_game()
     assert "whole number of bonus points" in reason(g, Bid("player1", points))

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms.board import Board, generate_board
-from classroom.combined_arms.enemy_player import (
+from hexclass.classroom.combined_arms.board import Board, generate_board
+from hexclass.classroom.combined_arms.enemy_player import (
     Deployment,
     DeploymentField,
     SecretForces,
@@ -26,7 +26,7 @@ from classroom.combined_arms.enemy_player import (
     settle_bids,
     targets,
 )
-from classroom.dice import Dice, LoadedDice
+from hexclass.classroom.dice import Dice, LoadedDice
 
 
 def field_with_woods(*labels: str) -> DeploymentField:

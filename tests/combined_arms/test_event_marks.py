@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import random
 
-from classroom.combined_arms import EndPhase, Options, apply, try_apply
-from classroom.combined_arms.bot import make_policy
-from classroom.combined_arms.defender import DEFENDER, ai_choice, defender_seat
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.public import (
+from hexclass.classroom.combined_arms import EndPhase, Options, apply, try_apply
+from hexclass.classroom.combined_arms.bot import make_policy
+from hexclass.classroom.combined_arms.defender import DEFENDER, ai_choice, defender_seat
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.public import (
     attacker_copy,
     from_json,
     sealed_copy,
@@ -18,7 +18,7 @@ from classroom.combined_arms.public import (
     to_json,
     visible_to,
 )
-from classroom.combined_arms.state import SOLITAIRE_SEATS
+from hexclass.classroom.combined_arms.state import SOLITAIRE_SEATS
 
 SEATS = {**SOLITAIRE_SEATS, DEFENDER: defender_seat()}
 

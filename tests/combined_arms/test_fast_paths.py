@@ -12,13 +12,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import Options, record
-from classroom.combined_arms.board import ARMOUR_CANNOT_ENTER
-from classroom.combined_arms.bots import SteadyPolicy, play_game
-from classroom.combined_arms.enemy import best_clusters, best_payoff
-from classroom.combined_arms.lines import line_cost, mask_of, trace
-from classroom.combined_arms.mortars import can_spot, spotter_problem
-from classroom.combined_arms.movement import (
+from hexclass.classroom.combined_arms import Options, record
+from hexclass.classroom.combined_arms.board import ARMOUR_CANNOT_ENTER
+from hexclass.classroom.combined_arms.bots import SteadyPolicy, play_game
+from hexclass.classroom.combined_arms.enemy import best_clusters, best_payoff
+from hexclass.classroom.combined_arms.lines import line_cost, mask_of, trace
+from hexclass.classroom.combined_arms.mortars import can_spot, spotter_problem
+from hexclass.classroom.combined_arms.movement import (
     check_enter,
     check_exploit,
     check_move,
@@ -27,8 +27,8 @@ from classroom.combined_arms.movement import (
     entries_and_moves,
     hex_block,
 )
-from classroom.combined_arms.units import BOARD, OFF
-from classroom.dice import Dice, chances
+from hexclass.classroom.combined_arms.units import BOARD, OFF
+from hexclass.classroom.dice import Dice, chances
 
 from .test_quick import positions
 

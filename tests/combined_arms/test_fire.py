@@ -4,8 +4,8 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, Face, ResolveFire, apply, fire_odds
-from classroom.dice import LoadedDice
+from hexclass.classroom.combined_arms import DeclareFire, Face, ResolveFire, apply, fire_odds
+from hexclass.classroom.dice import LoadedDice
 
 from .helpers import at, ok, reason, sketch
 
@@ -48,7 +48,7 @@ def test_armour_with_hatches_open_gets_plus_one():
 
 def test_enemy_mortar_target_counter_keeps_the_hatches_shut():
     # sample game turn 3: "my tanks being buttoned up due to the enemy mortar fire"
-    from classroom.combined_arms.state import MortarTarget
+    from hexclass.classroom.combined_arms.state import MortarTarget
 
     s = sketch(units={"A1": "2e bottom"}, enemy={"5f": "real"}, turn=3, **FIRE)
     s.enemy_mortar = MortarTarget(at(s, "2c"), turn=2)

@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-from classroom.combined_arms import Options, record, replay
+from hexclass.classroom.combined_arms import Options, record, replay
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 CASES = [("steady", 3), ("bold", 7), ("random", 12)]
@@ -38,7 +38,7 @@ def test_there_are_golden_games():
 
 
 def regenerate() -> None:
-    from classroom.combined_arms.bot import make_policy, play_game
+    from hexclass.classroom.combined_arms.bot import make_policy, play_game
 
     GOLDEN.mkdir(exist_ok=True)
     for policy, seed in CASES:

@@ -14,11 +14,15 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import IllegalAction, apply, check, legal_actions, new_game
-from classroom.combined_arms.actions import ACTION_TYPES, action_from_json, action_to_json
-from classroom.combined_arms.game import parse_record, record, replay
-from classroom.combined_arms.positions import Position, position_from_state, state_from_position
-from classroom.combined_arms.validate import InputError
+from hexclass.classroom.combined_arms import IllegalAction, apply, check, legal_actions, new_game
+from hexclass.classroom.combined_arms.actions import ACTION_TYPES, action_from_json, action_to_json
+from hexclass.classroom.combined_arms.game import parse_record, record, replay
+from hexclass.classroom.combined_arms.positions import (
+    Position,
+    position_from_state,
+    state_from_position,
+)
+from hexclass.classroom.combined_arms.validate import InputError
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEAT = "player"
@@ -189,7 +193,7 @@ def test_save_bytes_are_json_or_a_record_error(raw):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(json_actions(), built_actions()), min_size=1, max_size=4))
 def test_the_store_refuses_junk_and_another_connection_still_reads_the_game(actions):
-    from classroom.sessions import SQLiteStore, create_class
+    from hexclass.classroom.sessions import SQLiteStore, create_class
 
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(f"{tmp}/fuzz.db")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from classroom.combined_arms.lines import enemy_line, friendly_line, spotting_clear
+from hexclass.classroom.combined_arms.lines import enemy_line, friendly_line, spotting_clear
 
 from .helpers import at, sketch
 

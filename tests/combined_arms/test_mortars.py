@@ -4,11 +4,11 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.combined_arms import CallMortar, DeclareFire, EndPhase, SeatSpec, apply
-from classroom.combined_arms.mortars import SCATTER_CORNER, enemy_mortar_need, impact_hexes
-from classroom.combined_arms.odds import mortar_odds
-from classroom.combined_arms.state import MortarTarget
-from classroom.dice import LoadedDice
+from hexclass.classroom.combined_arms import CallMortar, DeclareFire, EndPhase, SeatSpec, apply
+from hexclass.classroom.combined_arms.mortars import SCATTER_CORNER, enemy_mortar_need, impact_hexes
+from hexclass.classroom.combined_arms.odds import mortar_odds
+from hexclass.classroom.combined_arms.state import MortarTarget
+from hexclass.classroom.dice import LoadedDice
 
 from .helpers import at, ok, reason, sketch
 

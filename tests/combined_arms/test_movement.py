@@ -2,8 +2,8 @@
 
 import pytest
 
-from classroom.combined_arms import Enter, Exploit, Move, Withdraw, apply
-from classroom.combined_arms.movement import destinations
+from hexclass.classroom.combined_arms import Enter, Exploit, Move, Withdraw, apply
+from hexclass.classroom.combined_arms.movement import destinations
 
 from .helpers import at, ok, reason, sketch
 
@@ -166,9 +166,9 @@ def test_destinations_lists_exactly_the_legal_moves():
     assert ("move", "2d", 0) in moves and ("move", "2d", 5) in moves
     assert ("move", "1c", None) in moves  # reversing, facing kept
     # every listed move passes check, and nothing else within 2 hexes does
-    from classroom import hexgrid as hg
-    from classroom.combined_arms import Move as M
-    from classroom.combined_arms import check
+    from hexclass.classroom import hexgrid as hg
+    from hexclass.classroom.combined_arms import Move as M
+    from hexclass.classroom.combined_arms import check
 
     listed = {(h, f) for v, h, f in destinations(s, s.units["A1"])}
     for h in hg.spiral(at(s, "2c"), 2):

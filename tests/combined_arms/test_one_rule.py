@@ -11,11 +11,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import enemy, fire
-from classroom.combined_arms.lines import PARTIAL_BLOCKS_BLOCK, line_penalty, within_range
-from classroom.combined_arms.movement import move_reach
-from classroom.combined_arms.units import POTENTIAL, Platoon
-from classroom.dice import Dice
+from hexclass.classroom.combined_arms import enemy, fire
+from hexclass.classroom.combined_arms.lines import PARTIAL_BLOCKS_BLOCK, line_penalty, within_range
+from hexclass.classroom.combined_arms.movement import move_reach
+from hexclass.classroom.combined_arms.units import POTENTIAL, Platoon
+from hexclass.classroom.dice import Dice
 
 from .test_quick import position
 

@@ -3,10 +3,10 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import Options, apply, check, legal_actions, new_game
-from classroom.combined_arms.board import ARMOUR_CANNOT_ENTER
-from classroom.combined_arms.game import record, replay
-from classroom.combined_arms.units import ALL_IDS, BOARD
+from hexclass.classroom.combined_arms import Options, apply, check, legal_actions, new_game
+from hexclass.classroom.combined_arms.board import ARMOUR_CANNOT_ENTER
+from hexclass.classroom.combined_arms.game import record, replay
+from hexclass.classroom.combined_arms.units import ALL_IDS, BOARD
 
 P = "player"
 
@@ -83,7 +83,7 @@ def test_random_legal_playout_keeps_the_invariants_and_replays_exactly(seed, dat
 
 
 def test_an_illegal_action_leaves_the_state_untouched():
-    from classroom.combined_arms import IllegalAction, Move
+    from hexclass.classroom.combined_arms import IllegalAction, Move
 
     g = new_game(1)
     snap = g.snapshot()
@@ -99,8 +99,8 @@ def test_an_illegal_action_leaves_the_state_untouched():
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**31), data=st.data())
 def test_fast_payoff_arithmetic_matches_the_itemised_modifiers(seed, data):
-    from classroom.combined_arms import enemy as ai
-    from classroom.combined_arms.lines import terrain_mask
+    from hexclass.classroom.combined_arms import enemy as ai
+    from hexclass.classroom.combined_arms.lines import terrain_mask
 
     g = new_game(seed)
     hexes = list(g.board.hexes)

@@ -10,12 +10,17 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import EndPhase, Options, apply
-from classroom.combined_arms.actions import Deploy
-from classroom.combined_arms.bot import make_policy
-from classroom.combined_arms.defender import DEFENDER, ai_choice, defender_seat, deploy_actions
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.public import (
+from hexclass.classroom.combined_arms import EndPhase, Options, apply
+from hexclass.classroom.combined_arms.actions import Deploy
+from hexclass.classroom.combined_arms.bot import make_policy
+from hexclass.classroom.combined_arms.defender import (
+    DEFENDER,
+    ai_choice,
+    defender_seat,
+    deploy_actions,
+)
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.public import (
     SealedDiceError,
     SecretAction,
     attacker_copy,
@@ -23,7 +28,7 @@ from classroom.combined_arms.public import (
     sealed_copy,
     to_json,
 )
-from classroom.combined_arms.state import SOLITAIRE_SEATS
+from hexclass.classroom.combined_arms.state import SOLITAIRE_SEATS
 
 SEATS = {**SOLITAIRE_SEATS, DEFENDER: defender_seat()}
 # more examples for a deeper search: HEXCLASS_PROPERTY_EXAMPLES=200 pytest ...
@@ -123,7 +128,7 @@ def _public_defender(g):
     """The defender's answers that are legal whatever the deployment: reveal nothing by
     choice, hold the mortars, engage the first target offered (targets come only from
     revealed counters, which both games share while the test compares them)."""
-    from classroom.combined_arms.defender import choice_actions
+    from hexclass.classroom.combined_arms.defender import choice_actions
 
     p = g.pending
     if p.kind in ("reveals", "mortar_target"):

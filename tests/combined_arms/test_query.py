@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     DeclareFire,
     EndPhase,
     Enter,
@@ -22,10 +22,10 @@ from classroom.combined_arms import (
     new_game,
     query,
 )
-from classroom.combined_arms.fire import fire_odds as raw_fire_odds
-from classroom.combined_arms.intent import action_for
-from classroom.combined_arms.reasons import IllegalAction
-from classroom.combined_arms.units import ALL_IDS
+from hexclass.classroom.combined_arms.fire import fire_odds as raw_fire_odds
+from hexclass.classroom.combined_arms.intent import action_for
+from hexclass.classroom.combined_arms.reasons import IllegalAction
+from hexclass.classroom.combined_arms.units import ALL_IDS
 
 from .helpers import at, sketch
 
@@ -172,7 +172,7 @@ def test_ready_units_in_the_fire_phase_never_include_platoons_off_the_board():
 
 
 def test_pending_roll_order_says_why_the_order_matters():
-    from classroom.combined_arms.state import Decision
+    from hexclass.classroom.combined_arms.state import Decision
 
     s = sketch(units={"D1": "4d", "D2": "4e", "E1": "4c"}, losses=6)
     s.pending = Decision(

@@ -13,13 +13,22 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import EndGame, Exploit, Options, apply, check, enemy, fire, mortars
-from classroom.combined_arms.bots import RandomPolicy
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.lines import friendly_line
-from classroom.combined_arms.outlook import end_distribution, end_value, planning_copy
-from classroom.combined_arms.positions import sketch
-from classroom.combined_arms.quick import (
+from hexclass.classroom.combined_arms import (
+    EndGame,
+    Exploit,
+    Options,
+    apply,
+    check,
+    enemy,
+    fire,
+    mortars,
+)
+from hexclass.classroom.combined_arms.bots import RandomPolicy
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.lines import friendly_line
+from hexclass.classroom.combined_arms.outlook import end_distribution, end_value, planning_copy
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.quick import (
     Sight,
     armour_risk,
     can_exploit_now,
@@ -28,8 +37,8 @@ from classroom.combined_arms.quick import (
     pin_chances,
     reveal_chance,
 )
-from classroom.combined_arms.units import BOARD, REAL, Platoon
-from classroom.dice import chances
+from hexclass.classroom.combined_arms.units import BOARD, REAL, Platoon
+from hexclass.classroom.dice import chances
 
 FAST = settings(max_examples=10, deadline=None)
 

@@ -4,10 +4,15 @@ import json
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Enter, apply, legal_actions, new_game
-from classroom.combined_arms.actions import action_from_json, action_to_json
-from classroom.combined_arms.game import RecordError, load, record, replay, save
-from classroom.combined_arms.positions import Position, PositionError, position_from_state, to_toml
+from hexclass.classroom.combined_arms import EndPhase, Enter, apply, legal_actions, new_game
+from hexclass.classroom.combined_arms.actions import action_from_json, action_to_json
+from hexclass.classroom.combined_arms.game import RecordError, load, record, replay, save
+from hexclass.classroom.combined_arms.positions import (
+    Position,
+    PositionError,
+    position_from_state,
+    to_toml,
+)
 
 from .helpers import at
 

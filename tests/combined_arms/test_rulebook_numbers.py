@@ -7,7 +7,7 @@ reconstruction), loads the dice the text reports, and checks the engine's number
 
 from fractions import Fraction
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     CallMortar,
     ChooseRollOrder,
     DeclareFire,
@@ -18,17 +18,17 @@ from classroom.combined_arms import (
     apply,
     fire_odds,
 )
-from classroom.combined_arms import enemy as ai
-from classroom.combined_arms.board import potential_posts
-from classroom.combined_arms.odds import (
+from hexclass.classroom.combined_arms import enemy as ai
+from hexclass.classroom.combined_arms.board import potential_posts
+from hexclass.classroom.combined_arms.odds import (
     armour_survival,
     enemy_fire_on_armour,
     enemy_fire_on_hex,
     mortar_odds,
 )
-from classroom.combined_arms.positions import sketch
-from classroom.combined_arms.scenarios import scenario_names, start
-from classroom.dice import LoadedDice
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.scenarios import scenario_names, start
+from hexclass.classroom.dice import LoadedDice
 
 from .helpers import at, ok, reason
 

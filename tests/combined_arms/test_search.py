@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from classroom.combined_arms import EndGame, Options, apply, check, record
-from classroom.combined_arms.bots import BestPolicy, SearchBudget, make_policy, play_game
-from classroom.combined_arms.bots.search import END
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.positions import sketch
-from classroom.dice import Dice
+from hexclass.classroom.combined_arms import EndGame, Options, apply, check, record
+from hexclass.classroom.combined_arms.bots import BestPolicy, SearchBudget, make_policy, play_game
+from hexclass.classroom.combined_arms.bots.search import END
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.dice import Dice
 
 SMALL = SearchBudget(rollouts=2)
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     EndGame,
     EndPhase,
     Enter,
@@ -11,9 +11,9 @@ from classroom.combined_arms import (
     legal_actions,
     new_game,
 )
-from classroom.combined_arms.sequence import SEQUENCE, engine_steps_after
-from classroom.combined_arms.victory import score_from_tally, score_state
-from classroom.dice import LoadedDice
+from hexclass.classroom.combined_arms.sequence import SEQUENCE, engine_steps_after
+from hexclass.classroom.combined_arms.victory import score_from_tally, score_state
+from hexclass.classroom.dice import LoadedDice
 
 from .helpers import at, reason, sketch
 

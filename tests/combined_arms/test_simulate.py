@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.combined_arms.game import new_game
-from classroom.combined_arms.simulate import (
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.simulate import (
     board_game,
     compare,
     mean_interval,
@@ -102,7 +102,7 @@ def test_each_policy_of_a_comparison_is_timed_by_its_own_games():
 def test_board_study_of_doing_nothing_agrees_with_the_exact_baseline():
     """Passive games on one board average what the final reveal's exact odds say, and
     the board report states that exact figure (CA "Victory")."""
-    from classroom.combined_arms.simulate import board_baseline
+    from hexclass.classroom.combined_arms.simulate import board_baseline
 
     mean, win = board_baseline(12)
     c = compare(["passive"], 150, seed=1, board=12)

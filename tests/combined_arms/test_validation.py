@@ -1,11 +1,11 @@
 """The input boundary: malformed actions are refused by field, before any rule, and
-change nothing (``classroom.combined_arms.validate``)."""
+change nothing (``hexclass.classroom.combined_arms.validate``)."""
 
 import copy
 
 import pytest
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     CallMortar,
     ChooseBroken,
     ChooseRollOrder,
@@ -18,13 +18,13 @@ from classroom.combined_arms import (
     check,
     try_apply,
 )
-from classroom.combined_arms.actions import (
+from hexclass.classroom.combined_arms.actions import (
     ActionFormatError,
     action_from_json,
     action_to_json,
 )
-from classroom.combined_arms.reasons import ACTION_FORM
-from classroom.combined_arms.validate import InputError
+from hexclass.classroom.combined_arms.reasons import ACTION_FORM
+from hexclass.classroom.combined_arms.validate import InputError
 
 from .helpers import at, sketch
 

@@ -6,17 +6,17 @@ from fractions import Fraction
 
 import pytest
 
-from classroom.combined_arms import fire_odds
-from classroom.combined_arms.scenarios import start
-from classroom.dice import Dice
-from widgets.ca_app import solitaire_app
-from widgets.ca_defender_lab import (
+from hexclass.classroom.combined_arms import fire_odds
+from hexclass.classroom.combined_arms.scenarios import start
+from hexclass.classroom.dice import Dice
+from hexclass.widgets.ca_app import solitaire_app
+from hexclass.widgets.ca_defender_lab import (
     DEFENDER_POSITIONS,
     DefenderLab,
     payoff_rows,
     reveal_lines,
 )
-from widgets.ca_lessons import (
+from hexclass.widgets.ca_lessons import (
     DECISIONS,
     FIRST_TURN,
     GuidedTurn,
@@ -101,7 +101,7 @@ def test_the_log_table_follows_the_live_game():
     log = LogTable(app, rows=5)
     first = log.out.value
     assert log.refresh() >= 1
-    from classroom.combined_arms import EndPhase
+    from hexclass.classroom.combined_arms import EndPhase
 
     app.act(EndPhase("player"))
     log.refresh()
@@ -146,7 +146,7 @@ def test_the_builder_shows_the_shot_and_says_when_no_wood_fits():
 
 
 def test_the_defender_lab_lists_posts_in_the_engines_order():
-    from classroom.combined_arms import enemy
+    from hexclass.classroom.combined_arms import enemy
 
     lab = DefenderLab()
     assert [lab.state.board.label(h) for h in lab.order] == ["4e", "6a"]  # Figure 7
@@ -157,7 +157,7 @@ def test_the_defender_lab_lists_posts_in_the_engines_order():
 
 
 def test_the_defender_lab_shows_the_engines_payoffs_and_cluster():
-    from classroom.combined_arms import enemy
+    from hexclass.classroom.combined_arms import enemy
 
     lab = DefenderLab()
     lab.position.value = "figure6-fire-combat"
@@ -196,7 +196,7 @@ def _lab_payoffs(lab):
 
 
 def _play_enemy_phase(lab, dice=None):
-    from classroom.combined_arms import EndPhase, Options, apply
+    from hexclass.classroom.combined_arms import EndPhase, Options, apply
 
     game = start(lab.position.value, seed=lab.seed.value, options=Options(auto_decisions=True))
     if dice is not None:
@@ -248,7 +248,7 @@ def test_figure6_counts_the_recovered_platoons_as_fresh():
 
 
 def test_reveal_lines_say_whether_a_test_comes_and_its_chance():
-    from classroom.combined_arms.odds import reveal_odds
+    from hexclass.classroom.combined_arms.odds import reveal_odds
 
     lab = DefenderLab()
     s, farm = lab.state, lab.order[0]
@@ -290,8 +290,8 @@ def test_the_guided_turn_refuses_the_wrong_seats_and_accepts_the_right_ones():
 
 
 def test_the_joint_fire_position_lets_d_and_the_armour_fire_together():
-    from classroom.combined_arms import DeclareFire, apply, check
-    from classroom.sessions.roles import layout_for
+    from hexclass.classroom.combined_arms import DeclareFire, apply, check
+    from hexclass.classroom.sessions.roles import layout_for
 
     s = joint_fire_position(layout_for(5).specs())
     t = s.board.hex_at("6f")
@@ -304,7 +304,7 @@ def test_the_joint_fire_position_lets_d_and_the_armour_fire_together():
 
 
 def test_the_assault_what_if_asks_the_engine_for_each_choice():
-    from widgets.ca_lessons import AssaultWhatIf
+    from hexclass.widgets.ca_lessons import AssaultWhatIf
 
     w = AssaultWhatIf()
     assert w.odds.pin == QUOTED["t4-after"]  # all three next to the wood: 67%
@@ -319,8 +319,8 @@ def test_the_assault_what_if_asks_the_engine_for_each_choice():
 
 
 def test_the_team_size_control_shows_the_servers_layouts_in_words():
-    from classroom.sessions.roles import layout_for
-    from widgets.ca_lessons import TeamSize
+    from hexclass.classroom.sessions.roles import layout_for
+    from hexclass.widgets.ca_lessons import TeamSize
 
     t = TeamSize(players=3)
     for n in (2, 4, 6):
@@ -369,7 +369,7 @@ def test_hex_labels_are_at_least_12px_on_every_lesson_board():
 
 
 def test_the_what_if_offers_every_hex_and_the_engine_refuses_the_far_ones():
-    from classroom.combined_arms.lines import MAX_RANGE
+    from hexclass.classroom.combined_arms.lines import MAX_RANGE
 
     g = start("figure6-fire-combat")
     w = OddsWhatIf(g, target="5d", firers=["F2", "A2"], mover="A2")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.cherbourg import COLUMNS, combat_column, lookup
-from widgets.cherbourg_crt import (
+from hexclass.classroom.cherbourg import COLUMNS, combat_column, lookup
+from hexclass.widgets.cherbourg_crt import (
     BombingExplorer,
     CRTExplorer,
     crt_html,
@@ -104,7 +104,7 @@ def test_worked_examples_match_the_book():
 
 
 def test_the_chances_chart_marks_the_current_column():
-    from widgets.cherbourg_crt import chances_svg
+    from hexclass.widgets.cherbourg_crt import chances_svg
 
     lab = CRTExplorer(plot=True)
     svg = lab.plot.value
@@ -117,8 +117,8 @@ def test_the_chances_chart_marks_the_current_column():
 
 
 def test_the_retreat_lab_shows_the_models_siege_and_outcome_in_words():
-    from classroom.cherbourg import Field, retreat, surrounded
-    from widgets.cherbourg_retreat import CENTRE, START_ENEMIES, RetreatLab, stack
+    from hexclass.classroom.cherbourg import Field, retreat, surrounded
+    from hexclass.widgets.cherbourg_retreat import CENTRE, START_ENEMIES, RetreatLab, stack
 
     lab = RetreatLab()
     terrain = {h: ("clear",) for h in lab.hexes}
@@ -136,8 +136,8 @@ def test_the_retreat_lab_shows_the_models_siege_and_outcome_in_words():
 
 
 def test_clicking_takes_an_enemy_away_and_lifts_the_siege():
-    from classroom.cherbourg import Field, retreat_options
-    from widgets.cherbourg_retreat import CENTRE, RetreatLab
+    from hexclass.classroom.cherbourg import Field, retreat_options
+    from hexclass.widgets.cherbourg_retreat import CENTRE, RetreatLab
 
     lab = RetreatLab()
     before = lab.board.redraws
@@ -154,8 +154,8 @@ def test_clicking_takes_an_enemy_away_and_lifts_the_siege():
 
 
 def test_the_explorer_names_regiments_once():
-    from classroom.cherbourg import combat_column
-    from widgets.cherbourg_crt import explorer_combat
+    from hexclass.classroom.cherbourg import combat_column
+    from hexclass.widgets.cherbourg_crt import explorer_combat
 
     report = combat_column(explorer_combat(11, 4, attack_regiments=2, defence_regiment=True))
     text = " ".join(s.value for s in report.steps)

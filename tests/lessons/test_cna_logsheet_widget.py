@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from widgets.cna_logsheet import (
+from hexclass.widgets.cna_logsheet import (
     WORKED_EXAMPLES,
     CohesionPlanner,
     LogSheetLab,

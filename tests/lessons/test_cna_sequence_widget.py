@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.cna import Role, Side
-from widgets.cna_sequence import SequenceStepper, SkirmishMap, outline_html, reaction_path
+from hexclass.classroom.cna import Role, Side
+from hexclass.widgets.cna_sequence import SequenceStepper, SkirmishMap, outline_html, reaction_path
 
 RECCE_PATH = [(1, 2), (2, 2), (3, 2)]  # from (0, 3) along the track to the screen
 
@@ -230,7 +230,7 @@ def test_a_one_hex_move_says_hex_not_hexes(skirmish):
 
 
 def test_hex_labels_have_no_negative_coordinates(skirmish):
-    from classroom.cna.scenario import hex_label
+    from hexclass.classroom.cna.scenario import hex_label
 
     labels = {hex_label(h) for h, _ in skirmish.scenario.terrain}
     assert len(labels) == len(skirmish.scenario.terrain)

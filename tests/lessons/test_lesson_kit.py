@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from matplotlib.figure import Figure
 
-from classroom.toaw import SupplySettings
-from widgets.lesson_kit import (
+from hexclass.classroom.toaw import SupplySettings
+from hexclass.widgets.lesson_kit import (
     InlineError,
     SelfCheck,
     figure_view,

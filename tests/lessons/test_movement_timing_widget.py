@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.movement.hexmap import step
-from classroom.movement.scenarios import ESTEL
-from widgets.movement_timing import (
+from hexclass.classroom.movement.hexmap import step
+from hexclass.classroom.movement.scenarios import ESTEL
+from hexclass.widgets.movement_timing import (
     PhaseTimingLab,
     chart_html,
     order_for_click,
@@ -133,8 +133,8 @@ def _inside(poly, x, y) -> bool:
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_stacked_counters_lie_inside_their_hex_without_overlapping(n):
-    from classroom.movement.hexmap import FlatLayout
-    from widgets.movement_timing import stack_boxes
+    from hexclass.classroom.movement.hexmap import FlatLayout
+    from hexclass.widgets.movement_timing import stack_boxes
 
     lay = FlatLayout(30.0, (100.0, 100.0))
     h = (2, 1)
@@ -150,7 +150,7 @@ def test_stacked_counters_lie_inside_their_hex_without_overlapping(n):
 
 
 def test_counter_labels_fit_their_counters():
-    from widgets.movement_timing import CHAR_EM, counter_text, stack_boxes
+    from hexclass.widgets.movement_timing import CHAR_EM, counter_text, stack_boxes
 
     for n in (1, 2, 3):
         for _left, _top, w, h in stack_boxes(0, 0, n, 30.0):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classroom.toaw import Rules, SupplyStatus, supply_field
-from classroom.toaw.hexmap import offset_to_axial
-from widgets.toaw_supply import (
+from hexclass.classroom.toaw import Rules, SupplyStatus, supply_field
+from hexclass.classroom.toaw.hexmap import offset_to_axial
+from hexclass.widgets.toaw_supply import (
     CURVE_STYLE,
     OVEREXTENDED_FONT,
     CutOffUnit,
@@ -216,7 +216,7 @@ def test_hexes_are_named_by_column_and_row_never_negative(lab):
 
 
 def test_one_hex_is_not_hexes():
-    from classroom.toaw import HexMap, Situation, SupplySettings, supply_field
+    from hexclass.classroom.toaw import HexMap, Situation, SupplySettings, supply_field
 
     strip = HexMap.from_ascii(["." * 5], ["rrrrr"])
     f = supply_field(strip, Situation().with_source((0, 0)), SupplySettings(rules="old", radius=2))
@@ -225,7 +225,7 @@ def test_one_hex_is_not_hexes():
 
 
 def test_the_river_tool_sets_the_side_between_two_clicked_neighbours(lab):
-    from classroom.toaw.terrain import HexsideFeature
+    from hexclass.classroom.toaw.terrain import HexsideFeature
 
     a, b = offset_to_axial(10, 2), offset_to_axial(11, 2)
     lab.tool.value = "river"
@@ -240,7 +240,7 @@ def test_the_river_tool_sets_the_side_between_two_clicked_neighbours(lab):
 
 
 def test_an_escarpment_across_the_only_road_changes_the_new_rules(lab):
-    from classroom.toaw.terrain import HexsideFeature
+    from hexclass.classroom.toaw.terrain import HexsideFeature
 
     lab.tool.value = "escarpment"
     lab.click(offset_to_axial(10, 2))
@@ -261,7 +261,7 @@ def test_the_improved_road_tool_toggles_the_feature(lab):
 
 
 def test_the_overextended_preset_deserts_into_the_on_hand_pool():
-    from widgets.toaw_supply import CutOffUnit
+    from hexclass.widgets.toaw_supply import CutOffUnit
 
     u = CutOffUnit()
     u.preset("overextended")
@@ -274,8 +274,8 @@ def test_the_overextended_preset_deserts_into_the_on_hand_pool():
 
 
 def test_the_panels_itemise_resupply_and_consumption_from_the_model():
-    from classroom.toaw.unit import Activity, activity_cost
-    from widgets.toaw_supply import CutOffUnit
+    from hexclass.classroom.toaw.unit import Activity, activity_cost
+    from hexclass.widgets.toaw_supply import CutOffUnit
 
     u = CutOffUnit()
     u.status.value = "supplied"
@@ -288,7 +288,7 @@ def test_the_panels_itemise_resupply_and_consumption_from_the_model():
     assert "cooperative HQ" in html and "night turn" in html and "global handicap" in html
     cost = activity_cost(Activity(movement_points=4.0, combat_rounds=2))
     assert f"<td>in all, per turn</td><td></td><td>{cost:g}</td>" in html
-    from classroom.toaw.unit import Bookkeeping, resupply_amount
+    from hexclass.classroom.toaw.unit import Bookkeeping, resupply_amount
 
     b = Bookkeeping(status=SupplyStatus.SUPPLIED, location_level=15.0, turn_days=3.5,
                     **u.circumstances())
@@ -298,7 +298,7 @@ def test_the_panels_itemise_resupply_and_consumption_from_the_model():
 def test_the_cut_off_table_shows_the_supply_desertion_is_tested_on():
     """TOAW 9.1.7.1: desertion is tested at bookkeeping, before the turn's activity consumes
     supply; the table's column says so and agrees with the model row by row."""
-    from classroom.toaw.unit import desertion_chance, desertion_threshold
+    from hexclass.classroom.toaw.unit import desertion_chance, desertion_threshold
 
     w = CutOffUnit()
     w.moves.value = 8.0  # activity consumes supply after the test: the two columns differ
@@ -317,9 +317,9 @@ def test_the_cut_off_table_shows_the_supply_desertion_is_tested_on():
 
 
 def test_the_road_cut_what_if_is_the_models_answer_for_each_hex():
-    from classroom.toaw import both_rules
-    from classroom.toaw.hexmap import offset_to_axial
-    from widgets.toaw_supply import (
+    from hexclass.classroom.toaw import both_rules
+    from hexclass.classroom.toaw.hexmap import offset_to_axial
+    from hexclass.widgets.toaw_supply import (
         LESSON_SETTINGS,
         RoadCutWhatIf,
         lesson_map,

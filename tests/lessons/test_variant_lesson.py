@@ -14,15 +14,15 @@ from html import unescape
 
 import pytest
 
-from classroom.combined_arms.defender_game import DefenderGame
-from classroom.combined_arms.enemy_player import (
+from hexclass.classroom.combined_arms.defender_game import DefenderGame
+from hexclass.classroom.combined_arms.enemy_player import (
     Deployment,
     SecretForces,
     deployment_problems,
     legal_deployments,
 )
-from classroom.combined_arms.public import attacker_copy
-from widgets.variant_lesson import (
+from hexclass.classroom.combined_arms.public import attacker_copy
+from hexclass.widgets.variant_lesson import (
     CONSTRAINTS,
     DeploymentLab,
     TwoViews,
@@ -64,7 +64,7 @@ def test_every_engine_refusal_names_one_constraint(seed):
 
 
 def test_a_made_up_refusal_is_not_sorted_silently():
-    from classroom.combined_arms.reasons import VARIANT, Illegal
+    from hexclass.classroom.combined_arms.reasons import VARIANT, Illegal
 
     with pytest.raises(ValueError, match="no balancing constraint"):
         constraint_of(Illegal(VARIANT, "the moon is full"))
@@ -109,7 +109,7 @@ def test_force_roll_keeps_half_the_throws_and_every_force_alike():
 
 
 def test_reveal_rows_are_the_engines_odds():
-    from classroom.combined_arms import new_game
+    from hexclass.classroom.combined_arms import new_game
 
     rows = reveal_rows(new_game(6))
     by_post = {r[0]: r for r in rows}

@@ -4,7 +4,7 @@
 
 import pytest
 
-from classroom.movement import (
+from hexclass.classroom.movement import (
     ADMIN_PHASES,
     Admin,
     MovementInputError,
@@ -17,8 +17,8 @@ from classroom.movement import (
     phasing_table,
     spending_phases,
 )
-from classroom.movement.hexmap import FlatLayout, direction_between, step
-from classroom.movement.world import rectangle
+from hexclass.classroom.movement.hexmap import FlatLayout, direction_between, step
+from hexclass.classroom.movement.world import rectangle
 
 
 def test_allowances_by_type():

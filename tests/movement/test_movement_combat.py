@@ -1,9 +1,9 @@
 """Physical control, combat stopping admin moves, pursuit and breakthrough, each on a
 small clear map (PBM "Physical Control", "Admin movement", "Pursuit", "Breakthrough")."""
 
-from classroom.movement import Centre, Mover, Route, UnitType, World, run_turn
-from classroom.movement.hexmap import from_offset, step
-from classroom.movement.world import rectangle
+from hexclass.classroom.movement import Centre, Mover, Route, UnitType, World, run_turn
+from hexclass.classroom.movement.hexmap import from_offset, step
+from hexclass.classroom.movement.world import rectangle
 
 CLEAR = rectangle(5, 6)
 RED_AT, BLUE_AT = (2, 2), (2, 3)  # red stands north of blue

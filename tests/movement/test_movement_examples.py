@@ -3,8 +3,8 @@
 
 import pytest
 
-from classroom.movement import MovementInputError, Mover, UnitType, run_turn
-from classroom.movement.scenarios import (
+from hexclass.classroom.movement import MovementInputError, Mover, UnitType, run_turn
+from hexclass.classroom.movement.scenarios import (
     ESTEL,
     HYCONDEA,
     LOZANO,
@@ -13,7 +13,7 @@ from classroom.movement.scenarios import (
     jungle,
     village,
 )
-from classroom.movement.world import rectangle
+from hexclass.classroom.movement.world import rectangle
 
 
 def play(sc, seed=0):
@@ -88,7 +88,7 @@ def test_driving_in_early_meets_the_garrison_at_a_penalty():
 
 def test_apc_told_to_wait_every_other_phase_keeps_pace_with_artillery():
     w = village().world
-    from classroom.movement.hexmap import from_offset
+    from hexclass.classroom.movement.hexmap import from_offset
 
     start = from_offset(0, 1)
     apc = Mover("apc", "blue", UnitType.MECHANISED, start, "0,3,0,2,0,3,0,2,0,3,0,2")
@@ -118,7 +118,7 @@ def test_too_many_instructions_are_refused():
 
 def test_a_hex_too_dear_for_the_points_left_stops_the_unit():
     t = {**rectangle(3, 3), (1, 0): "mountain"}
-    from classroom.movement import World
+    from hexclass.classroom.movement import World
 
     u = Mover("x", "blue", UnitType.INFANTRY, (0, 0), "0,0,0,0,3")  # 2 MP left, mountain costs 3
     turn = run_turn(World(t), [u])

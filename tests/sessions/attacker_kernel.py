@@ -15,14 +15,14 @@ import json
 import sys
 import time
 
-from classroom.combined_arms.actions import EndPhase
-from classroom.combined_arms.enemy_player import Deployment, SecretForces
-from classroom.combined_arms.state import GameState
-from classroom.dice import Dice
-from classroom.sessions import open_seat
-from classroom.sessions.live import LiveGame
-from classroom.sessions.sqlite_store import SQLiteStore
-from widgets.hidden_seat import HiddenSeatApp
+from hexclass.classroom.combined_arms.actions import EndPhase
+from hexclass.classroom.combined_arms.enemy_player import Deployment, SecretForces
+from hexclass.classroom.combined_arms.state import GameState
+from hexclass.classroom.dice import Dice
+from hexclass.classroom.sessions import open_seat
+from hexclass.classroom.sessions.live import LiveGame
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.widgets.hidden_seat import HiddenSeatApp
 
 
 def main(path: str, token: str) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.sessions import create_class
-from classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom.sessions import create_class
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
 
 STORES = ("sqlite", "postgresql")
 
@@ -47,7 +47,7 @@ def new_store(store_kind, store_location):
         if store_kind == "sqlite":
             s = SQLiteStore(store_location, clock=clock)
         else:
-            from classroom.sessions.pg_store import PostgresStore
+            from hexclass.classroom.sessions.pg_store import PostgresStore
 
             s = PostgresStore(store_location, clock=clock)
         opened.append(s)

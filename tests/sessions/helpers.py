@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 
-from classroom.combined_arms import EndPhase, Enter, legal_actions
-from classroom.sessions.store import initial_state
+from hexclass.classroom.combined_arms import EndPhase, Enter, legal_actions
+from hexclass.classroom.sessions.store import initial_state
 
 
 def first_enter(state, seat: str) -> Enter:
@@ -27,7 +27,7 @@ def to_fire_phase(store, game_id: int) -> None:
 
 def replayed(store, game_id: int):
     """The game rebuilt from its spec and the logged actions alone (no store cache)."""
-    from classroom.combined_arms import apply
+    from hexclass.classroom.combined_arms import apply
 
     state = initial_state(store.game(game_id))
     for step in store.actions(game_id):

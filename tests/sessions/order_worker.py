@@ -13,8 +13,8 @@ import json
 import sys
 import time
 
-from classroom.combined_arms import action_from_json
-from classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom.combined_arms import action_from_json
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
 
 
 def main(db, game, seat, version, start_at, action, out) -> None:

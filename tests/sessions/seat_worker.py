@@ -20,10 +20,10 @@ import random
 import sys
 import time
 
-from classroom.combined_arms import action_to_json, legal_actions
-from classroom.sessions.follow import GameFollower
-from classroom.sessions.locate import open_location
-from classroom.sessions.store import Refusal
+from hexclass.classroom.combined_arms import action_to_json, legal_actions
+from hexclass.classroom.sessions.follow import GameFollower
+from hexclass.classroom.sessions.locate import open_location
+from hexclass.classroom.sessions.store import Refusal
 
 BUSY_KINDS = ("EndPhase", "EndGame")
 

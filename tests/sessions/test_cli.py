@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from classroom.sessions import SQLiteStore, open_console, open_seat
+from hexclass.classroom.sessions import SQLiteStore, open_console, open_seat
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -20,7 +20,7 @@ def hexclass(*args, env_store=None):
         env["HEXCLASS_STORE"] = str(env_store)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.run(
-        [sys.executable, "-m", "classroom.cli", *args],
+        [sys.executable, "-m", "hexclass.classroom.cli", *args],
         capture_output=True,
         text=True,
         env=env,

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from classroom.combined_arms import action_to_json
-from classroom.sessions import SQLiteStore, create_class
-from classroom.sessions.store import Refusal
+from hexclass.classroom.combined_arms import action_to_json
+from hexclass.classroom.sessions import SQLiteStore, create_class
+from hexclass.classroom.sessions.store import Refusal
 
 from .helpers import replayed
 
@@ -120,7 +120,7 @@ def _read_acks(proc, wanted: int, deadline: float) -> dict[int, int]:
 
 SNAPSHOT_SCRIPT = """
 import json, sys
-from classroom.sessions import SQLiteStore
+from hexclass.classroom.sessions import SQLiteStore
 s = SQLiteStore(sys.argv[1])
 print(json.dumps({g: [s.version(int(g)), repr(s.state(int(g)).snapshot())]
                   for g in sys.argv[2].split(",")}))
@@ -169,7 +169,7 @@ def test_kill_9_mid_stream_then_every_game_resumes_identically(tmp_path):
     # and the games go on from there
     with SQLiteStore(db) as s:
         g = next(g for g in games if not s.state(g).over)
-        from classroom.combined_arms import legal_actions
+        from hexclass.classroom.combined_arms import legal_actions
 
         state = s.state(g)
         seat = next(x for x in SEATS if legal_actions(state, x))

@@ -12,14 +12,14 @@ import random
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, EndGame, EndGameNow, EndPhase, Options
-from classroom.combined_arms.defender import ai_choice
-from classroom.combined_arms.engine import legal_actions
-from classroom.combined_arms.scenarios import load_position
-from classroom.combined_arms.units import POTENTIAL
-from classroom.sessions import create_class, open_console, seat_view
-from classroom.sessions.roles import enemy_player_layout
-from classroom.sessions.store import INSTRUCTOR, Refusal
+from hexclass.classroom.combined_arms import DeclareFire, EndGame, EndGameNow, EndPhase, Options
+from hexclass.classroom.combined_arms.defender import ai_choice
+from hexclass.classroom.combined_arms.engine import legal_actions
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.combined_arms.units import POTENTIAL
+from hexclass.classroom.sessions import create_class, open_console, seat_view
+from hexclass.classroom.sessions.roles import enemy_player_layout
+from hexclass.classroom.sessions.store import INSTRUCTOR, Refusal
 
 from .helpers import play
 
@@ -84,8 +84,8 @@ def test_console_end_reveals_scores_and_every_page_reads_the_same_result(store, 
     assert bool(teams.loc[1, "over"]) and teams.loc[1, "won"] == state.result.won
     assert teams.loc[1, "score_known"] == state.result.total
     # the coach's review works on the ended game (it used to say "once the game is over")
-    from classroom.combined_arms.bots.coach import review
-    from classroom.combined_arms.game import record
+    from hexclass.classroom.combined_arms.bots.coach import review
+    from hexclass.classroom.combined_arms.game import record
 
     assert isinstance(review(record(state), rollouts=2), list)
     replay = console.replay(1)
@@ -147,7 +147,7 @@ def test_an_enemy_player_game_ends_by_the_rules_once_the_battle_has_begun(store)
     assert store.game(g1).ended_reason.startswith("ended by the instructor: score")
     debrief = console.debrief()
     assert list(debrief["deployment"]["team"]) == [1]  # the secret, once the game is over
-    from widgets.coop_debrief import debrief_html
+    from hexclass.widgets.coop_debrief import debrief_html
 
     shown = debrief_html(debrief)
     assert "The enemy player's deployment" in shown
@@ -184,7 +184,7 @@ def test_the_turn_in_progress_counts_once_anything_happened_in_it(store, phase_m
 def test_an_enemy_player_seat_reads_the_end_through_the_referee(store, new_store):
     import threading
 
-    from classroom.sessions.hidden import HiddenGame, Referee
+    from hexclass.classroom.sessions.hidden import HiddenGame, Referee
 
     variant = Options(auto_decisions=True, enemy_player=True)
     made = create_class(store, teams=1, seed=31, seats=enemy_player_layout(5), options=variant)

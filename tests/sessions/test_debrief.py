@@ -7,11 +7,11 @@ import csv
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, EndPhase, legal_actions
-from classroom.combined_arms.fire import fire_odds
-from classroom.combined_arms.scenarios import load_position
-from classroom.sessions import create_class, open_console
-from classroom.sessions.debrief import spreadsheet_safe
+from hexclass.classroom.combined_arms import DeclareFire, EndPhase, legal_actions
+from hexclass.classroom.combined_arms.fire import fire_odds
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.sessions import create_class, open_console
+from hexclass.classroom.sessions.debrief import spreadsheet_safe
 
 from .helpers import play
 

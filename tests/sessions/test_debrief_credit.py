@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, ResolveFire
-from classroom.combined_arms.fire import fire_odds
-from classroom.combined_arms.scenarios import load_position
-from classroom.sessions import create_class, open_console
+from hexclass.classroom.combined_arms import DeclareFire, ResolveFire
+from hexclass.classroom.combined_arms.fire import fire_odds
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.sessions import create_class, open_console
 
 from .helpers import play
 

@@ -2,9 +2,9 @@
 
 import time
 
-from classroom.combined_arms import EndPhase, Enter, legal_actions
-from classroom.sessions import ClassFollower, FollowLoop, GameFollower, LiveGame
-from classroom.sessions.store import ClassSettings
+from hexclass.classroom.combined_arms import EndPhase, Enter, legal_actions
+from hexclass.classroom.sessions import ClassFollower, FollowLoop, GameFollower, LiveGame
+from hexclass.classroom.sessions.store import ClassSettings
 
 from .helpers import first_enter, play, replayed
 
@@ -148,7 +148,7 @@ def test_a_kernel_holds_one_game_and_submit_hands_on_what_it_caught_up(store, ga
 def test_a_saved_record_reloads_through_the_live_game(store, game):
     import pytest
 
-    from classroom.combined_arms.game import RecordError
+    from hexclass.classroom.combined_arms.game import RecordError
 
     play(store, game, "D", first_enter(store.state(game), "D"))
     play(store, game, "support", EndPhase("support"))
@@ -214,7 +214,7 @@ def test_a_seat_that_leaves_is_seen_gone_within_a_second(store, game, new_store,
     """Presence is re-read every second even when nothing else moves (a store whose change
     token ignores heartbeats, as PostgreSQL's does): a page that has gone shows as away
     within 5 s (its kernel leaves ~3 s after its browser stops ticking, issue 22)."""
-    import classroom.sessions.follow as follow
+    import hexclass.classroom.sessions.follow as follow
 
     now = [1000.0]
     monkeypatch.setattr(follow.time, "monotonic", lambda: now[0])

@@ -13,7 +13,7 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     ChooseBroken,
     DeclareFire,
     EndGame,
@@ -24,10 +24,10 @@ from classroom.combined_arms import (
     check,
     legal_actions,
 )
-from classroom.combined_arms.actions import action_problem
-from classroom.combined_arms.units import ALL_IDS
-from classroom.sessions import SQLiteStore, create_class
-from classroom.sessions.store import Refusal
+from hexclass.classroom.combined_arms.actions import action_problem
+from hexclass.classroom.combined_arms.units import ALL_IDS
+from hexclass.classroom.sessions import SQLiteStore, create_class
+from hexclass.classroom.sessions.store import Refusal
 
 from .helpers import replayed
 

@@ -14,13 +14,13 @@ import time
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Enter, Options
-from classroom.combined_arms.actions import Bid, Deploy
-from classroom.combined_arms.defender import ai_choice, deployment_field
-from classroom.combined_arms.enemy_player import Deployment, check_deployment
-from classroom.sessions import create_class
-from classroom.sessions.hidden import HiddenGame, Referee
-from classroom.sessions.roles import enemy_player_layout
+from hexclass.classroom.combined_arms import EndPhase, Enter, Options
+from hexclass.classroom.combined_arms.actions import Bid, Deploy
+from hexclass.classroom.combined_arms.defender import ai_choice, deployment_field
+from hexclass.classroom.combined_arms.enemy_player import Deployment, check_deployment
+from hexclass.classroom.sessions import create_class
+from hexclass.classroom.sessions.hidden import HiddenGame, Referee
+from hexclass.classroom.sessions.roles import enemy_player_layout
 
 VARIANT = Options(auto_decisions=True, enemy_player=True)
 
@@ -136,7 +136,7 @@ def test_an_attackers_kernel_never_holds_the_secret(tmp_path):
     import subprocess
     import sys
 
-    from classroom.sessions.sqlite_store import SQLiteStore
+    from hexclass.classroom.sessions.sqlite_store import SQLiteStore
 
     path = tmp_path / "class.db"
     store = SQLiteStore(path)
@@ -178,8 +178,8 @@ def test_an_attackers_kernel_never_holds_the_secret(tmp_path):
 
 
 def test_the_debrief_shows_the_deployment_once_the_game_is_over(store, new_store, referee):
-    from classroom.combined_arms.actions import EndGame
-    from classroom.sessions import open_console
+    from hexclass.classroom.combined_arms.actions import EndGame
+    from hexclass.classroom.sessions import open_console
 
     made = create_class(store, teams=1, seed=31, seats=enemy_player_layout(1), options=VARIANT)
     game_id = made.teams[0].game_id

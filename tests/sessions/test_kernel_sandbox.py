@@ -19,9 +19,9 @@ import textwrap
 
 import pytest
 
-from classroom import sandbox
-from classroom.sessions import create_class
-from classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom import sandbox
+from hexclass.classroom.sessions import create_class
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
 from tests.conftest import instructor_opener
 
 from .test_secrets_at_rest import SEED, _free_port, _get, _kernel_pid, _status, _wait
@@ -152,7 +152,7 @@ def test_a_sandboxed_process_cannot_read_or_replace_the_key(tmp_path):
 
 
 def test_only_keyless_kernels_are_started_through_the_sandbox():
-    from classroom.server import SandboxedKernelManager
+    from hexclass.classroom.server import SandboxedKernelManager
 
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
     km = SandboxedKernelManager()
@@ -160,7 +160,7 @@ def test_only_keyless_kernels_are_started_through_the_sandbox():
     km.kernel_spec.argv = argv
     km._launch_args = {"env": {"HEXCLASS_KEYLESS": "1"}}
     cmd = km.format_kernel_cmd()
-    assert cmd[1:3] == ["-m", "classroom.sandbox"] and cmd[-2] == "-f"
+    assert cmd[1:3] == ["-m", "hexclass.classroom.sandbox"] and cmd[-2] == "-f"
     assert "ipykernel_launcher" not in cmd
     km._launch_args = {"env": {}}  # the instructor's kernel holds the key: no sandbox
     assert km.format_kernel_cmd()[1:3] == ["-m", "ipykernel_launcher"]
@@ -198,9 +198,9 @@ def _run_in_kernel(connection_file: str, code: str) -> str:
 
 
 PLAY = """
-from classroom.sessions import open_seat
-from classroom.sessions.locate import open_location
-from classroom.combined_arms import Enter, legal_actions
+from hexclass.classroom.sessions import open_seat
+from hexclass.classroom.sessions.locate import open_location
+from hexclass.classroom.combined_arms import Enter, legal_actions
 store = open_location(os.environ["HEXCLASS_STORE"])
 seat = open_seat(store, P["token"])
 follower = seat.follower()
@@ -222,7 +222,7 @@ def test_a_served_seat_kernel_is_locked_in_and_its_seat_still_plays(tmp_path, mo
     base = f"http://127.0.0.1:{port}"
     log = open(tmp_path / "serve.log", "w+")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "classroom.cli", "serve", f"--port={port}",
+        [sys.executable, "-m", "hexclass.classroom.cli", "serve", f"--port={port}",
          f"--store={store_path}", "--no-preheat", "--cull-after=600"],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
     )  # fmt: skip
@@ -236,14 +236,14 @@ def test_a_served_seat_kernel_is_locked_in_and_its_seat_still_plays(tmp_path, mo
         assert "application/vnd.jupyter.widget-view+json" in html and "Traceback" not in html
         kernel = _kernel_pid(re.search(r'"kernelId": ?"([0-9a-f-]+)"', html)[1])
         cmdline = _cmdline(kernel)
-        assert cmdline[1:3] == ["-m", "classroom.sandbox"] and f"--hide={key_path}" in cmdline
+        assert cmdline[1:3] == ["-m", "hexclass.classroom.sandbox"] and f"--hide={key_path}" in cmdline
         connection_file = cmdline[cmdline.index("-f") + 1]
         log.flush()
         ikey = re.search(r"^instructor key: (\S+)$", pathlib.Path(log.name).read_text(), re.M)
         ihtml = instructor_opener(base, ikey.group(1)).open(made.instructor_url, timeout=300)
         ikernel_id = re.search(r'"kernelId": ?"([0-9a-f-]+)"', ihtml.read().decode())[1]
         teacher = _kernel_pid(ikernel_id)
-        assert "classroom.sandbox" not in _cmdline(teacher)  # it holds the key: not locked in
+        assert "hexclass.classroom.sandbox" not in _cmdline(teacher)  # it holds the key: not locked in
         server = _status(base)["server_pid"]
         teacher_file = str(pathlib.Path(connection_file).with_name(f"kernel-{ikernel_id}.json"))
         params = {

@@ -10,10 +10,10 @@ from __future__ import annotations
 import threading
 import time
 
-from classroom.sessions import ClassFollower, GameFollower
-from classroom.sessions.sql_store import SQLStore
-from classroom.sessions.sqlite_store import SQLiteStore
-from classroom.sessions.store import ClassStore
+from hexclass.classroom.sessions import ClassFollower, GameFollower
+from hexclass.classroom.sessions.sql_store import SQLStore
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom.sessions.store import ClassStore
 
 # what a backend may define itself: connections, transactions, the change signal, its schema
 BACKEND_ONLY = {
@@ -36,7 +36,7 @@ def _public_interface() -> set[str]:
 
 
 def test_the_backends_write_no_sequence_of_their_own():
-    from classroom.sessions.pg_store import PostgresStore
+    from hexclass.classroom.sessions.pg_store import PostgresStore
 
     interface = _public_interface() | {"hidden", "messages_sent"}
     assert {"submit", "post_message", "create_class", "lookup_token"} <= interface

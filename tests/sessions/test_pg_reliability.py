@@ -16,10 +16,10 @@ import time
 import psycopg
 import pytest
 
-from classroom.combined_arms import EndPhase, action_to_json
-from classroom.sessions import GameFollower, create_class
-from classroom.sessions.pg_store import PostgresStore, StoreUnavailable
-from classroom.sessions.store import Refusal
+from hexclass.classroom.combined_arms import EndPhase, action_to_json
+from hexclass.classroom.sessions import GameFollower, create_class
+from hexclass.classroom.sessions.pg_store import PostgresStore, StoreUnavailable
+from hexclass.classroom.sessions.store import Refusal
 
 from .helpers import first_enter, replayed
 
@@ -30,7 +30,7 @@ ROOT = WORKER.parents[2]
 
 @pytest.fixture
 def own_server(pg_server):  # pg_server: skip cleanly where PostgreSQL is not installed
-    from classroom.sessions.pg_local import LocalPostgres
+    from hexclass.classroom.sessions.pg_local import LocalPostgres
 
     pg = LocalPostgres().start()
     yield pg
@@ -149,7 +149,7 @@ def test_kill_9_of_the_server_mid_game_then_every_game_resumes_identically(own_s
 
 
 def first_enter_or_end(follower, seat):
-    from classroom.combined_arms import legal_actions
+    from hexclass.classroom.combined_arms import legal_actions
 
     acts = legal_actions(follower.state, seat)
     return acts[0] if acts else None

@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from classroom.sessions import create_class, open_seat
-from classroom.sessions.hidden import Referee
+from hexclass.classroom.sessions import create_class, open_seat
+from hexclass.classroom.sessions.hidden import Referee
 
 from .helpers import first_enter
 
@@ -20,7 +20,7 @@ SEED = 7_344_421_904_117_735_113
 
 @pytest.fixture
 def keyed(pg_url):
-    from classroom.sessions.pg_store import PostgresStore
+    from hexclass.classroom.sessions.pg_store import PostgresStore
 
     store = PostgresStore(pg_url)
     yield store
@@ -29,7 +29,7 @@ def keyed(pg_url):
 
 @pytest.fixture
 def referee(pg_url):
-    from classroom.sessions.pg_store import PostgresStore
+    from hexclass.classroom.sessions.pg_store import PostgresStore
 
     store = PostgresStore(pg_url)
     stop = threading.Event()
@@ -53,7 +53,7 @@ def _refused(conn, statement: str) -> bool:
 
 
 def test_the_seat_role_reads_no_sealed_column_and_writes_only_a_seats_rows(pg_url, keyed):
-    from classroom.sessions import pg_roles
+    from hexclass.classroom.sessions import pg_roles
 
     made = create_class(keyed, teams=1, seed=SEED)
     g = made.teams[0].game_id
@@ -96,8 +96,8 @@ def test_the_seat_role_reads_no_sealed_column_and_writes_only_a_seats_rows(pg_ur
 
 
 def test_a_seat_kernel_connected_as_the_seat_role_follows_and_plays(pg_url, keyed, referee):
-    from classroom.sessions import pg_roles
-    from classroom.sessions.pg_store import PostgresStore
+    from hexclass.classroom.sessions import pg_roles
+    from hexclass.classroom.sessions.pg_store import PostgresStore
 
     made = create_class(keyed, teams=1, seed=SEED)
     g = made.teams[0].game_id
@@ -121,7 +121,7 @@ def test_a_seat_kernel_connected_as_the_seat_role_follows_and_plays(pg_url, keye
 
 
 def test_keyless_kernels_get_the_seat_roles_url(monkeypatch):
-    from classroom import server
+    from hexclass.classroom import server
 
     served = "postgresql://srv:pw@db.school/class"
     monkeypatch.setitem(server._SEAT_STORE, served, "postgresql://seat:pw2@db.school/class")
@@ -144,7 +144,7 @@ def test_keyless_kernels_get_the_seat_roles_url(monkeypatch):
 
 def test_the_servers_command_line_carries_no_postgresql_password():
     """Any process, a seat kernel too, can read another's command line (/proc/<pid>/cmdline)."""
-    from classroom.serve import voila_command
+    from hexclass.classroom.serve import voila_command
 
     cmd = voila_command(8866, "127.0.0.1", store="postgresql://srv:s3cret@db.school/class")
     assert not [arg for arg in cmd if "s3cret" in arg]

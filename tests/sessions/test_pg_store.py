@@ -9,12 +9,18 @@ import time
 import psycopg
 import pytest
 
-from classroom.combined_arms import EndPhase, legal_actions
-from classroom.sessions import GameFollower, SQLiteStore, create_class, open_console, open_store
-from classroom.sessions.locate import describe, for_children, is_postgres, sqlite_path
-from classroom.sessions.migrate import MigrationError, migrate
-from classroom.sessions.pg_store import PostgresStore, masked_url
-from classroom.sessions.store import StoreError
+from hexclass.classroom.combined_arms import EndPhase, legal_actions
+from hexclass.classroom.sessions import (
+    GameFollower,
+    SQLiteStore,
+    create_class,
+    open_console,
+    open_store,
+)
+from hexclass.classroom.sessions.locate import describe, for_children, is_postgres, sqlite_path
+from hexclass.classroom.sessions.migrate import MigrationError, migrate
+from hexclass.classroom.sessions.pg_store import PostgresStore, masked_url
+from hexclass.classroom.sessions.store import StoreError
 
 from .helpers import first_enter, play, replayed
 from .test_cli import hexclass
@@ -128,7 +134,7 @@ def test_migrate_refuses_bad_input_without_a_traceback(tmp_path, pg_url):
 def test_migrate_checks_the_copy_and_rolls_back_a_difference(tmp_path, pg_url, monkeypatch):
     db = tmp_path / "class.db"
     _played_sqlite_class(db)
-    from classroom.sessions import migrate as m
+    from hexclass.classroom.sessions import migrate as m
 
     real = m._copy
 
@@ -183,8 +189,8 @@ def test_a_change_from_another_process_is_pushed_not_polled(pg_url):
 
         threading.Thread(target=wait, daemon=True).start()
         code = (
-            "import sys; from classroom.sessions.pg_store import PostgresStore;"
-            "from classroom.combined_arms import EndPhase;"
+            "import sys; from hexclass.classroom.sessions.pg_store import PostgresStore;"
+            "from hexclass.classroom.combined_arms import EndPhase;"
             "s = PostgresStore(sys.argv[1]); print(s.submit(int(sys.argv[2]), 0, 'support',"
             " EndPhase('support')).ok); s.close()"
         )

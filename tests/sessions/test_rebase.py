@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     DeclareFire,
     EndPhase,
     Enter,
@@ -23,10 +23,10 @@ from classroom.combined_arms import (
     check,
     legal_actions,
 )
-from classroom.combined_arms.scenarios import load_position
-from classroom.sessions import SQLiteStore, create_class
-from classroom.sessions.policy import rebase_problem
-from classroom.sessions.store import Refusal
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.sessions import SQLiteStore, create_class
+from hexclass.classroom.sessions.policy import rebase_problem
+from hexclass.classroom.sessions.store import Refusal
 
 from .helpers import first_enter, play, replayed
 

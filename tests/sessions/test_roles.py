@@ -2,10 +2,17 @@
 
 import pytest
 
-from classroom.combined_arms import CallMortar, EndPhase, Move, check, legal_actions, new_game
-from classroom.combined_arms.positions import sketch
-from classroom.combined_arms.units import ALL_IDS
-from classroom.sessions.roles import (
+from hexclass.classroom.combined_arms import (
+    CallMortar,
+    EndPhase,
+    Move,
+    check,
+    legal_actions,
+    new_game,
+)
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.units import ALL_IDS
+from hexclass.classroom.sessions.roles import (
     DEFAULT_GROUPS,
     Layout,
     LayoutError,
@@ -130,14 +137,14 @@ def test_any_fresh_infantry_may_spot_for_the_mortar_seat():
     ],
 )
 def test_a_class_table_that_cannot_be_played_is_refused_with_the_setting(args, words):
-    from classroom.sessions.roles import LayoutError, class_table
+    from hexclass.classroom.sessions.roles import LayoutError, class_table
 
     with pytest.raises(LayoutError, match=words):
         class_table(**args)
 
 
 def test_class_tables_of_the_enemy_player_variant():
-    from classroom.sessions.roles import class_table
+    from hexclass.classroom.sessions.roles import class_table
 
     layout, options = class_table(5, enemy_player=True, handicap=2)
     assert [s.name for s in layout.seats][-1] == "defender" and len(layout.seats) == 6

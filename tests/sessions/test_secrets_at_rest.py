@@ -27,13 +27,13 @@ import urllib.request
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Options
-from classroom.combined_arms.actions import action_to_json
-from classroom.combined_arms.public import SealedDice, SecretAction
-from classroom.sessions import create_class, open_console, open_seat
-from classroom.sessions.hidden import HiddenGame, Referee
-from classroom.sessions.roles import enemy_player_layout
-from classroom.sessions.sealed import (
+from hexclass.classroom.combined_arms import EndPhase, Options
+from hexclass.classroom.combined_arms.actions import action_to_json
+from hexclass.classroom.combined_arms.public import SealedDice, SecretAction
+from hexclass.classroom.sessions import create_class, open_console, open_seat
+from hexclass.classroom.sessions.hidden import HiddenGame, Referee
+from hexclass.classroom.sessions.roles import enemy_player_layout
+from hexclass.classroom.sessions.sealed import (
     KEY_ENV,
     KEY_FILE_ENV,
     KEYLESS_ENV,
@@ -42,8 +42,8 @@ from classroom.sessions.sealed import (
     key_file_for,
     token_hash,
 )
-from classroom.sessions.sqlite_store import SQLiteStore
-from classroom.sessions.store import Refusal, StoreError
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom.sessions.store import Refusal, StoreError
 from tests.conftest import instructor_opener
 
 from .helpers import first_enter, play, raw_connection
@@ -122,7 +122,7 @@ def _keyless(store_kind, store_location):
     """A store handle as a seat kernel of ``hexclass serve`` has one: without the key."""
     if store_kind == "sqlite":
         return SQLiteStore(store_location, key=None)
-    from classroom.sessions.pg_store import PostgresStore
+    from hexclass.classroom.sessions.pg_store import PostgresStore
 
     return PostgresStore(store_location, key=None)
 
@@ -171,7 +171,7 @@ def test_another_key_is_refused_when_the_store_opens(store_kind, store_location,
         if store_kind == "sqlite":
             SQLiteStore(store_location, key=Sealer(bytes(32)))
         else:
-            from classroom.sessions.pg_store import PostgresStore
+            from hexclass.classroom.sessions.pg_store import PostgresStore
 
             PostgresStore(store_location, key=Sealer(bytes(32)))
     assert "every host of one PostgreSQL store needs the same key" in str(err.value)
@@ -316,7 +316,7 @@ def test_enemy_player_secrets_are_sealed_in_the_store(
     """The defender's deployment: sealed in the log, in its view and in its order."""
     import random
 
-    from classroom.combined_arms.defender import ai_choice
+    from hexclass.classroom.combined_arms.defender import ai_choice
 
     keyed = new_store()
     made = create_class(
@@ -414,7 +414,7 @@ def test_seat_kernels_of_hexclass_serve_hold_no_key_and_no_secret(tmp_path, stor
     base = f"http://127.0.0.1:{port}"
     store_path = tmp_path / "class.db"
     log = open(tmp_path / "serve.log", "w+")  # noqa: SIM115
-    cmd = [sys.executable, "-m", "classroom.cli", "serve", f"--port={port}"]
+    cmd = [sys.executable, "-m", "hexclass.classroom.cli", "serve", f"--port={port}"]
     proc = subprocess.Popen(
         [*cmd, f"--store={store_path}", "--no-preheat", "--cull-after=600"],
         stdout=log,
@@ -498,7 +498,7 @@ def _wait(check, proc, log, timeout: float = 240.0):
 
 
 def test_pool_kernels_get_no_key_and_the_instructor_page_keeps_it(monkeypatch):
-    from classroom.server import kernel_env
+    from hexclass.classroom.server import kernel_env
 
     server = {"PATH": "/bin", KEY_FILE_ENV: "/srv/class.db.key", KEY_ENV: "c2VjcmV0"}
     pool = kernel_env({**server, "VOILA_PREHEAT": "True"})
@@ -518,7 +518,7 @@ def test_pool_kernels_get_no_key_and_the_instructor_page_keeps_it(monkeypatch):
 def test_processes_starting_together_make_one_key(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
-    from classroom.sessions.sealed import read_key_file
+    from hexclass.classroom.sessions.sealed import read_key_file
 
     path = tmp_path / "new" / "class.db.key"
     with ThreadPoolExecutor(8) as pool:

@@ -5,8 +5,8 @@ import json
 import pandas as pd
 import pytest
 
-from classroom.combined_arms import EndPhase, legal_actions
-from classroom.sessions import (
+from hexclass.classroom.combined_arms import EndPhase, legal_actions
+from hexclass.classroom.sessions import (
     AccessRefused,
     InstructorConsole,
     SeatSession,
@@ -17,8 +17,8 @@ from classroom.sessions import (
     open_console,
     open_seat,
 )
-from classroom.sessions.session import team_seeds
-from classroom.sessions.store import Refusal
+from hexclass.classroom.sessions.session import team_seeds
+from hexclass.classroom.sessions.store import Refusal
 
 from .helpers import first_enter, replayed
 
@@ -238,7 +238,7 @@ def test_debrief_tables_and_exports(store, made, tmp_path):
     p = db.export_json(tmp_path / "out" / "debrief.json")
     data = json.loads(p.read_text())
     assert len(data["tables"]["actions"]) == len(db["actions"])
-    from classroom.combined_arms.game import replay
+    from hexclass.classroom.combined_arms.game import replay
 
     assert replay(data["games"]["1"]).snapshot() == last.snapshot()
     ax = db.plot("score_known")

@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     CallMortar,
     EndPhase,
     Enter,
@@ -13,11 +13,11 @@ from classroom.combined_arms import (
     check,
     legal_actions,
 )
-from classroom.combined_arms.positions import position_from_state, sketch
-from classroom.combined_arms.reasons import COOP
-from classroom.sessions import SQLiteStore, create_class
-from classroom.sessions.roles import five_seat_layout, layout_for
-from classroom.sessions.store import (
+from hexclass.classroom.combined_arms.positions import position_from_state, sketch
+from hexclass.classroom.combined_arms.reasons import COOP
+from hexclass.classroom.sessions import SQLiteStore, create_class
+from hexclass.classroom.sessions.roles import five_seat_layout, layout_for
+from hexclass.classroom.sessions.store import (
     STALE_MESSAGE,
     ClassSettings,
     GameSpec,
@@ -137,7 +137,7 @@ def test_paused_and_ended_games_refuse(store, made, game):
 
 
 def test_a_finished_game_is_marked_ended(store, game):
-    from classroom.combined_arms import EndGame
+    from hexclass.classroom.combined_arms import EndGame
 
     for _ in range(2):  # turn 1: move and fire phases; the engine plays the rest
         play(store, game, "support", EndPhase("support"))
@@ -341,7 +341,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     raw = sqlite3.connect(path)
     raw.execute("PRAGMA user_version = 99")
     raw.close()
-    from classroom.sessions.store import StoreError
+    from hexclass.classroom.sessions.store import StoreError
 
     with pytest.raises(StoreError, match="schema version 99 is newer"):
         SQLiteStore(path)
@@ -356,7 +356,7 @@ def test_a_version_1_store_file_opens_and_gains_the_commander_mode(tmp_path):
     """A class file written before schema 2 keeps every row and gets the new parts."""
     import re as _re
 
-    from classroom.sessions.sqlite_store import SCHEMA, _statements
+    from hexclass.classroom.sessions.sqlite_store import SCHEMA, _statements
 
     path = tmp_path / "v1.db"
     v1 = _re.sub(r",\s*commander_mode[^)]*\)\)", "", SCHEMA)  # the classes table before 2

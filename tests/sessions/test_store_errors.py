@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from classroom.combined_arms import EndPhase
-from classroom.sessions import create_class
-from classroom.sessions.sqlite_store import SQLiteStore, StoreBusy
-from classroom.sessions.store import Refusal, StoreError
+from hexclass.classroom.combined_arms import EndPhase
+from hexclass.classroom.sessions import create_class
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore, StoreBusy
+from hexclass.classroom.sessions.store import Refusal, StoreError
 
 
 def _sqlite(tmp_path, **kw):
@@ -77,7 +77,7 @@ def test_a_locked_store_is_busy_for_orders_and_plain_for_everything_else(tmp_pat
 
 def _cli(*args, **kw):
     return subprocess.run(
-        [sys.executable, "-m", "classroom.cli", "class", *args],
+        [sys.executable, "-m", "hexclass.classroom.cli", "class", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -121,7 +121,7 @@ def _env():
 
 
 def test_a_seat_page_on_a_damaged_store_says_so_without_a_traceback(tmp_path, monkeypatch):
-    from widgets.coop_seat import seat_page
+    from hexclass.widgets.coop_seat import seat_page
 
     bad = tmp_path / "class.db"
     bad.write_bytes(b"\x00garbage" * 1000)
@@ -131,7 +131,7 @@ def test_a_seat_page_on_a_damaged_store_says_so_without_a_traceback(tmp_path, mo
 
 
 def test_the_new_class_form_on_a_read_only_store_says_so(tmp_path):
-    from widgets.coop_console import NewClassForm
+    from hexclass.widgets.coop_console import NewClassForm
 
     s = _sqlite(tmp_path)
     s._conn.execute("PRAGMA query_only = ON")
@@ -150,7 +150,7 @@ def _with_option(url: str, option: str) -> str:
 
 
 def test_a_read_only_postgresql_store_says_so_and_changes_nothing(pg_url):
-    from classroom.sessions.pg_store import PostgresStore
+    from hexclass.classroom.sessions.pg_store import PostgresStore
 
     s = PostgresStore(pg_url)
     made = create_class(s, teams=1, seed=3)
@@ -170,7 +170,7 @@ def test_a_read_only_postgresql_store_says_so_and_changes_nothing(pg_url):
 
 
 def test_a_missing_postgresql_database_is_named(pg_server):
-    from classroom.sessions.pg_store import PostgresStore, StoreUnavailable
+    from hexclass.classroom.sessions.pg_store import PostgresStore, StoreUnavailable
 
     with pytest.raises(StoreUnavailable, match='database "no_such_class" does not exist'):
         PostgresStore(pg_server.url("no_such_class"))
@@ -179,7 +179,7 @@ def test_a_missing_postgresql_database_is_named(pg_server):
 def test_class_new_on_a_read_only_postgresql_store_ends_in_a_sentence(pg_url):
     url = _with_option(pg_url, "default_transaction_read_only=on")
     run = subprocess.run(
-        [sys.executable, "-m", "classroom.cli", "class", "new", "--teams", "1", "--store", url],
+        [sys.executable, "-m", "hexclass.classroom.cli", "class", "new", "--teams", "1", "--store", url],
         capture_output=True,
         text=True,
         timeout=120,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, Enter, Face
-from classroom.sessions.store import Refusal
+from hexclass.classroom.combined_arms import DeclareFire, Enter, Face
+from hexclass.classroom.sessions.store import Refusal
 
 BAD = [
     Enter("D", "D1", (-3.0, 0.0)),

@@ -12,13 +12,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from classroom.sessions import create_class
-from classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom.sessions import create_class
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
 
 WRITER = """
 import sys
-from classroom.sessions import create_class
-from classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.classroom.sessions import create_class
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
 s = SQLiteStore(sys.argv[1]); create_class(s, teams=1, seed=int(sys.argv[2])); s.close()
 """
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from classroom.combined_arms import (
+from hexclass.classroom.combined_arms import (
     ChooseBroken,
     DeclareFire,
     EndGame,
@@ -14,12 +14,12 @@ from classroom.combined_arms import (
     fire_odds,
     new_game,
 )
-from classroom.combined_arms.positions import sketch
-from classroom.combined_arms.state import Decision
-from classroom.combined_arms.units import REAL
-from classroom.sessions.roles import five_seat_layout, six_seat_layout
-from classroom.sessions.store import Request
-from classroom.sessions.views import (
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.state import Decision
+from hexclass.classroom.combined_arms.units import REAL
+from hexclass.classroom.sessions.roles import five_seat_layout, six_seat_layout
+from hexclass.classroom.sessions.store import Request
+from hexclass.classroom.sessions.views import (
     SealedDiceError,
     known_score,
     projected_score,

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from toaw_support import formula
 
-from classroom.toaw import (
+from hexclass.classroom.toaw import (
     OldBand,
     SupplyInputError,
     new_rule_fraction,

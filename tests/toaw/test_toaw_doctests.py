@@ -10,7 +10,7 @@ MODULES = ["curves", "field", "hexmap", "unit"]
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"classroom.toaw.{name}")
+    module = importlib.import_module(f"hexclass.classroom.toaw.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0

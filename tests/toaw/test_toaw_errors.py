@@ -3,7 +3,14 @@
 import pytest
 from toaw_support import strip
 
-from classroom.toaw import HexMap, Situation, Source, SupplyInputError, SupplySettings, supply_field
+from hexclass.classroom.toaw import (
+    HexMap,
+    Situation,
+    Source,
+    SupplyInputError,
+    SupplySettings,
+    supply_field,
+)
 
 M = strip(5)
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from classroom import hexgrid
-from classroom.toaw import (
+from hexclass.classroom import hexgrid
+from hexclass.classroom.toaw import (
     Feature,
     HexMap,
     HexsideFeature,
@@ -13,7 +13,7 @@ from classroom.toaw import (
     axial_to_offset,
     offset_to_axial,
 )
-from classroom.toaw.hexmap import neighbour_table
+from hexclass.classroom.toaw.hexmap import neighbour_table
 
 
 def test_offset_and_axial_round_trip_and_rows_lean_as_odd_r():

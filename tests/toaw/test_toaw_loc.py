@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from toaw_support import strip, worlds
 
-from classroom.toaw import Block, HexMap, Rules, Situation, SupplySettings, supply_field
-from classroom.toaw.network import build_network, motorized_entry_cost, motorized_graph
+from hexclass.classroom.toaw import Block, HexMap, Rules, Situation, SupplySettings, supply_field
+from hexclass.classroom.toaw.network import build_network, motorized_entry_cost, motorized_graph
 
 OLD = SupplySettings(rules=Rules.OLD)
 NEW = SupplySettings(rules=Rules.NEW)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from toaw_support import formula, strip
 
-from classroom.toaw import HexMap, HexsideFeature, Situation, SupplySettings, supply_field
+from hexclass.classroom.toaw import HexMap, HexsideFeature, Situation, SupplySettings, supply_field
 
 
 def new(radius=4, **kw):
@@ -189,7 +189,7 @@ def test_radius_zero_a_new_point_never_takes_away_the_quarter_rule():
     road hex with nothing left; that hex keeps the quarter of its best neighbour."""
     import numpy as np
 
-    from classroom.toaw import HexMap, Rules, Situation, SupplySettings, supply_field
+    from hexclass.classroom.toaw import HexMap, Rules, Situation, SupplySettings, supply_field
 
     terrain = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 10, 13], [13, 0, 0], [0, 0, 0]], dtype=np.uint8)
     roads = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=np.uint8)

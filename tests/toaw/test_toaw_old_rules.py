@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 from toaw_support import strip
 
-from classroom.toaw import HexMap, OldBand, Situation, SupplySettings, old_rule_band, supply_field
+from hexclass.classroom.toaw import (
+    HexMap,
+    OldBand,
+    Situation,
+    SupplySettings,
+    old_rule_band,
+    supply_field,
+)
 
 
 def old(radius=4, **kw):

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from toaw_support import naive_field, strip, worlds
 
-from classroom.toaw import Rules, Situation, SupplySettings, Terrain, supply_field
+from hexclass.classroom.toaw import Rules, Situation, SupplySettings, Terrain, supply_field
 
 SLOW = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

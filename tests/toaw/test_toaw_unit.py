@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from toaw_support import strip
 
-from classroom.toaw import (
+from hexclass.classroom.toaw import (
     Activity,
     Bookkeeping,
     Rules,
@@ -22,7 +22,7 @@ from classroom.toaw import (
     step_turn,
     supply_field,
 )
-from classroom.toaw.unit import (
+from hexclass.classroom.toaw.unit import (
     desertion_chance,
     desertion_threshold,
     hq_in_reach,

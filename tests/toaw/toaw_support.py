@@ -7,8 +7,8 @@ import sys
 
 from hypothesis import strategies as st
 
-from classroom.toaw import HexMap, Situation, SupplySettings, Terrain
-from classroom.toaw.terrain import Feature, HexsideFeature
+from hexclass.classroom.toaw import HexMap, Situation, SupplySettings, Terrain
+from hexclass.classroom.toaw.terrain import Feature, HexsideFeature
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(ROOT / "benchmarks") not in sys.path:

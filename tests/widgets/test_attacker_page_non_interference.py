@@ -13,13 +13,13 @@ import random
 
 import pytest
 
-from classroom.combined_arms import apply
-from classroom.combined_arms.bots import make_policy
-from classroom.combined_arms.defender import DEFENDER, ai_choice
-from classroom.combined_arms.public import attacker_copy, from_json, to_json
+from hexclass.classroom.combined_arms import apply
+from hexclass.classroom.combined_arms.bots import make_policy
+from hexclass.classroom.combined_arms.defender import DEFENDER, ai_choice
+from hexclass.classroom.combined_arms.public import attacker_copy, from_json, to_json
+from hexclass.widgets.ca_app import GameApp
+from hexclass.widgets.ca_controller import LocalGame
 from tests.combined_arms.test_public_copy import _public_defender, variant_game
-from widgets.ca_app import GameApp
-from widgets.ca_controller import LocalGame
 
 TRAITS = ("value", "description", "options", "disabled", "tooltip", "placeholder")
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, apply, check, new_game, query
-from classroom.combined_arms.positions import sketch
-from widgets.ca_controller import BoardController, LocalGame
+from hexclass.classroom.combined_arms import DeclareFire, apply, check, new_game, query
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.widgets.ca_controller import BoardController, LocalGame
 
 P = "player"
 
@@ -259,7 +259,7 @@ def test_every_refusal_names_its_rule():
 
 @pytest.mark.parametrize("key", ["e", "f", "w", "x", "m", "n", "Escape", "ArrowLeft"])
 def test_no_key_changes_the_game_while_a_choice_is_awaited(key):
-    from classroom.combined_arms.state import Decision
+    from hexclass.classroom.combined_arms.state import Decision
 
     s = sketch(units={"D1": "3d", "A1": "3e bottom"})
     s.pending = Decision("break", ("D1",), rule='CA "Enemy Fire"', prompt="which?")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from classroom.combined_arms import Options
-from classroom.combined_arms.bot import make_policy, play_game
-from widgets import ca_panels as P
+from hexclass.classroom.combined_arms import Options
+from hexclass.classroom.combined_arms.bot import make_policy, play_game
+from hexclass.widgets import ca_panels as P
 
 
 def test_every_enemy_event_of_a_whole_game_is_explained_with_its_rule():
@@ -28,8 +28,8 @@ def test_every_enemy_event_of_a_whole_game_is_explained_with_its_rule():
 
 
 def test_the_phase_bar_names_who_the_game_waits_for():
-    from classroom.combined_arms.game import new_game
-    from classroom.combined_arms.state import Decision
+    from hexclass.classroom.combined_arms.game import new_game
+    from hexclass.classroom.combined_arms.state import Decision
 
     s = new_game(3)
     s.pending = Decision("reveals", (), power="defender", prompt="the defender is deciding")

@@ -3,8 +3,8 @@ sections and selects the first platoon; Review waits for the end of the game."""
 
 from __future__ import annotations
 
-from classroom.combined_arms import EndGame, EndPhase
-from widgets.ca_app import solitaire_app
+from hexclass.classroom.combined_arms import EndGame, EndPhase
+from hexclass.widgets.ca_app import solitaire_app
 
 
 def test_solitaire_app_has_the_coach_and_suggest_explains_orders():

@@ -13,10 +13,10 @@ import re
 import ipywidgets as W
 import pytest
 
-from classroom.combined_arms import EndPhase, Enter, legal_actions
-from classroom.sessions import Refusal, create_class, open_store
-from classroom.sessions.debrief import _COLUMNS
-from widgets.coop_console import (
+from hexclass.classroom.combined_arms import EndPhase, Enter, legal_actions
+from hexclass.classroom.sessions import Refusal, create_class, open_store
+from hexclass.classroom.sessions.debrief import _COLUMNS
+from hexclass.widgets.coop_console import (
     InputError,
     InstructorApp,
     NewClassForm,
@@ -329,8 +329,8 @@ def test_debrief_exports_csv_and_json_next_to_the_store(app, made, seats, tmp_pa
 
 
 def test_debrief_in_words_with_a_joint_fire(tmp_path):
-    from classroom.combined_arms import DeclareFire, ResolveFire
-    from classroom.combined_arms.scenarios import load_position
+    from hexclass.classroom.combined_arms import DeclareFire, ResolveFire
+    from hexclass.classroom.combined_arms.scenarios import load_position
 
     store = open_store(tmp_path / "fire.db")
     start = load_position("sample-turn11-fire-lane").to_dict()
@@ -516,10 +516,10 @@ def test_the_console_shows_each_defenders_deployment_live(store, tmp_path):
     made; the summary row that goes to CSV does not carry it."""
     import random
 
-    from classroom.combined_arms.defender import ai_choice
-    from classroom.sessions import open_console
-    from classroom.sessions.roles import class_table
-    from widgets.coop_console import LivePanel
+    from hexclass.classroom.combined_arms.defender import ai_choice
+    from hexclass.classroom.sessions import open_console
+    from hexclass.classroom.sessions.roles import class_table
+    from hexclass.widgets.coop_console import LivePanel
 
     layout, options = class_table(5, enemy_player=True)
     links = create_class(store, 1, 11, seats=layout, options=options)

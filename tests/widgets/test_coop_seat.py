@@ -11,11 +11,11 @@ import html
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, EndPhase, Enter, check, legal_actions
-from classroom.combined_arms.scenarios import load_position
-from classroom.sessions import create_class, open_seat, open_store
-from classroom.sessions.store import INSTRUCTOR, ClassSettings
-from widgets.coop_seat import SeatApp
+from hexclass.classroom.combined_arms import DeclareFire, EndPhase, Enter, check, legal_actions
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.sessions import create_class, open_seat, open_store
+from hexclass.classroom.sessions.store import INSTRUCTOR, ClassSettings
+from hexclass.widgets.coop_seat import SeatApp
 
 
 @pytest.fixture

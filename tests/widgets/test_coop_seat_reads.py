@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from classroom.combined_arms import DeclareFire, EndPhase, Enter, legal_actions
-from classroom.combined_arms.scenarios import load_position
-from classroom.sessions import create_class, open_seat, open_store
-from widgets.coop_seat import SeatApp
+from hexclass.classroom.combined_arms import DeclareFire, EndPhase, Enter, legal_actions
+from hexclass.classroom.combined_arms.scenarios import load_position
+from hexclass.classroom.sessions import create_class, open_seat, open_store
+from hexclass.widgets.coop_seat import SeatApp
 
 JOINT_SEED = 2  # on the fire-lane position, A1 rolls 6 (pinned) and E2 rolls 2 (no effect)
 
@@ -229,7 +229,7 @@ def test_a_page_that_never_ticked_keeps_its_heartbeat(kernels):
 
 
 def test_an_ended_game_reads_the_engines_score_on_every_seat(kernels):
-    from classroom.combined_arms import EndGame
+    from hexclass.classroom.combined_arms import EndGame
 
     tokens = make(
         kernels, seed=JOINT_SEED, start=load_position("sample-turn11-fire-lane").to_dict()
@@ -257,9 +257,9 @@ def test_chat_caught_up_before_an_order_is_drawn(kernels):
 
 
 def test_what_mattered_is_read_from_the_events_data():
-    from classroom.combined_arms import new_game
-    from classroom.combined_arms.state import Event
-    from widgets.ca_reports import mattered
+    from hexclass.classroom.combined_arms import new_game
+    from hexclass.classroom.combined_arms.state import Event
+    from hexclass.widgets.ca_reports import mattered
 
     state = new_game(3)
     h = next(iter(state.enemy))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.combined_arms.defender_game import DefenderGame
-from classroom.combined_arms.public import SealedDiceError, attacker_copy
-from widgets.defender_app import DefenderApp, defender_page
+from hexclass.classroom.combined_arms.defender_game import DefenderGame
+from hexclass.classroom.combined_arms.public import SealedDiceError, attacker_copy
+from hexclass.widgets.defender_app import DefenderApp, defender_page
 
 
 def deployed(seed: int = 12) -> DefenderApp:

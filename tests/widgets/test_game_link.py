@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from classroom.combined_arms import EndPhase, new_game
-from classroom.sessions.store import STALE_MESSAGE, Refusal, Refused
-from widgets.ca_controller import BoardController, LocalGame
-from widgets.coop_seat import refusal_text
-from widgets.game_link import GameHandle, Verdict
+from hexclass.classroom.combined_arms import EndPhase, new_game
+from hexclass.classroom.sessions.store import STALE_MESSAGE, Refusal, Refused
+from hexclass.widgets.ca_controller import BoardController, LocalGame
+from hexclass.widgets.coop_seat import refusal_text
+from hexclass.widgets.game_link import GameHandle, Verdict
 
 
 def test_an_older_handle_s_answer_reads_as_a_verdict():

@@ -7,12 +7,12 @@ import threading
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Enter, Options, legal_actions
-from classroom.sessions import create_class, open_seat
-from classroom.sessions.hidden import Referee
-from classroom.sessions.roles import enemy_player_layout
-from classroom.sessions.sqlite_store import SQLiteStore
-from widgets.hidden_seat import HiddenSeatApp
+from hexclass.classroom.combined_arms import EndPhase, Enter, Options, legal_actions
+from hexclass.classroom.sessions import create_class, open_seat
+from hexclass.classroom.sessions.hidden import Referee
+from hexclass.classroom.sessions.roles import enemy_player_layout
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.widgets.hidden_seat import HiddenSeatApp
 
 
 @pytest.fixture

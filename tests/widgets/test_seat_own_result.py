@@ -13,13 +13,13 @@ import re
 
 import pytest
 
-from classroom.combined_arms import EndPhase, Enter, apply, legal_actions, new_game
-from classroom.sessions import create_class, open_seat
-from classroom.sessions.hidden import Referee
-from classroom.sessions.relay import RelayFollower
-from classroom.sessions.sqlite_store import SQLiteStore
-from widgets.ca_controller import OWN, BoardController, LocalGame
-from widgets.coop_seat import SeatApp
+from hexclass.classroom.combined_arms import EndPhase, Enter, apply, legal_actions, new_game
+from hexclass.classroom.sessions import create_class, open_seat
+from hexclass.classroom.sessions.hidden import Referee
+from hexclass.classroom.sessions.relay import RelayFollower
+from hexclass.classroom.sessions.sqlite_store import SQLiteStore
+from hexclass.widgets.ca_controller import OWN, BoardController, LocalGame
+from hexclass.widgets.coop_seat import SeatApp
 
 
 @pytest.fixture

@@ -13,12 +13,12 @@ import json
 import pytest
 from ipywidgets.widgets import widget as widget_module
 
-from classroom.combined_arms.positions import sketch
-from classroom.combined_arms.state import Decision
-from classroom.sessions import create_class, open_seat, open_store
-from widgets.ca_app import GameApp
-from widgets.ca_controller import LocalGame
-from widgets.coop_seat import SeatApp
+from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.state import Decision
+from hexclass.classroom.sessions import create_class, open_seat, open_store
+from hexclass.widgets.ca_app import GameApp
+from hexclass.widgets.ca_controller import LocalGame
+from hexclass.widgets.coop_seat import SeatApp
 
 SEATS = ("armour", "D", "E", "F", "support")
 

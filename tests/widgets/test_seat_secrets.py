@@ -16,9 +16,9 @@ import ipywidgets as W
 import pytest
 from ipywidgets.widgets import widget as widget_module
 
-from classroom.sessions import create_class, open_store
-from widgets.ca_app import GameApp, solitaire_app
-from widgets.coop_seat import SeatApp, seat_page
+from hexclass.classroom.sessions import create_class, open_store
+from hexclass.widgets.ca_app import GameApp, solitaire_app
+from hexclass.widgets.coop_seat import SeatApp, seat_page
 
 SEED = 7_344_421_904_117_735_113  # 63 bits: easy to spot in any text
 
@@ -52,7 +52,7 @@ SOLITAIRE_ONLY = {"New game", "Start scenario", "Save game"}
 def test_seat_page_builds_no_seed_and_no_solitaire_controls(store):
     made = create_class(store, teams=2, seed=SEED)
     mine, other = made.teams
-    from classroom.sessions import open_seat
+    from hexclass.classroom.sessions import open_seat
 
     session = open_seat(store, mine.seats[1].token)
     app, widgets = widgets_made_by(lambda: SeatApp(session, poll=False))

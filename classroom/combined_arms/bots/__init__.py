@@ -27,7 +27,7 @@ attacking at a time:
 
 ``best`` (:mod:`.search`) plans each turn by playing it out on copies of the game whose
 dice it re-seeds from its own random numbers: it weighs ending the game now (the exact
-odds of the final reveal, :mod:`~classroom.combined_arms.outlook`) against playing the
+odds of the final reveal, :mod:`~hexclass.classroom.combined_arms.outlook`) against playing the
 turn with each of a few scripted plans, and picks the best expected score.
 
 ``company`` (:mod:`.company`) plans one level up: each turn it names one enemy post and
@@ -37,7 +37,7 @@ attack, ending now and sitting the turn out by playing them out on planning copi
 The package is split by concern: :mod:`.assessment` (what hexes cost, what threatens),
 :mod:`.movement_plan`, :mod:`.fire_plan`, :mod:`.steady` (weights, the policy class),
 :mod:`.search` and :mod:`.base` (protocol, baselines, :func:`play_game`). The numbers
-they weigh come from the engine (:mod:`~classroom.combined_arms.quick`).
+they weigh come from the engine (:mod:`~hexclass.classroom.combined_arms.quick`).
 
 ``bold`` is the same policy with the caution off: it attacks whatever is nearest, two
 companies at once, and plays on regardless. ``random`` picks uniformly among the legal actions (never ending the

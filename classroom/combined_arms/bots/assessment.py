@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from classroom import hexgrid as hg
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.hexgrid import Hex
 
 from .. import enemy, fire, lines
 from ..board import DIST

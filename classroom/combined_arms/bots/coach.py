@@ -11,7 +11,7 @@ worked out on planning copies: the game's dice are never read or moved.
 :func:`review` replays a finished game turn by turn and marks the turns where what the
 player did was worth far less, in expected final score, than the bot's choice.
 
->>> from classroom.combined_arms import new_game
+>>> from hexclass.classroom.combined_arms import new_game
 >>> s = suggest(new_game(3), "player", seconds=0.5)
 >>> s.orders[0].action is not None and "CA" in s.orders[0].why
 True
@@ -23,7 +23,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from classroom.dice import Dice
+from hexclass.classroom.dice import Dice
 
 from .. import enemy, fire
 from ..actions import CallMortar, DeclareFire, EndGame, EndPhase, Enter, Exploit, Move, Withdraw

@@ -38,7 +38,7 @@ import statistics
 import time
 from dataclasses import dataclass, field, replace
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from ..actions import EndGame
 from ..engine import apply, check

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from classroom import hexgrid as hg
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.hexgrid import Hex
 
 from .. import fire
 from ..actions import (

@@ -7,8 +7,8 @@ from __future__ import annotations
 import heapq
 import math
 
-from classroom import hexgrid as hg
-from classroom.hexgrid import Hex
+from hexclass.classroom import hexgrid as hg
+from hexclass.classroom.hexgrid import Hex
 
 from .. import enemy, lines, mortars, movement
 from ..actions import (

@@ -5,11 +5,11 @@ at the start of each turn ``best`` asks the engine itself what each choice is wo
 
 * **end the game now** (CA "Victory"): the exact distribution of the final score, the
   unrevealed counters tested in the engine's order with the engine's modifiers
-  (:func:`~classroom.combined_arms.outlook.end_distribution`), no dice at all;
+  (:func:`~hexclass.classroom.combined_arms.outlook.end_distribution`), no dice at all;
 * **play this turn with plan P** for each of a few scripted plans (:data:`PLANS`), then
   on with the rollout policy (steady, which stops when nothing is worth attacking):
   ``rollouts`` playouts on planning copies, each with dice seeded from the bot's own
-  random numbers (:func:`~classroom.combined_arms.outlook.planning_copy`); the same
+  random numbers (:func:`~hexclass.classroom.combined_arms.outlook.planning_copy`); the same
   seeds for every plan (common random numbers), and a playout that ends the game is
   scored exactly rather than by rolling the final reveal.
 

@@ -1,6 +1,6 @@
 """The steady and bold policies: weights, and the class that joins the plans together.
 
-See :mod:`classroom.combined_arms.bots` for the plan steady follows.
+See :mod:`hexclass.classroom.combined_arms.bots` for the plan steady follows.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from classroom.hexgrid import Hex
+from hexclass.classroom.hexgrid import Hex
 
 from ..actions import (
     ChooseBroken,
