@@ -268,7 +268,10 @@ def test_the_installed_server_serves_every_page_and_lesson(installed):
             server.url("classroom/pages/instructor.ipynb"),
             instructor_opener(server.base, server.key),
         )
-        seen = draw_solitaire(server)
+        # in a thread of its own: Playwright's sync API refuses a thread whose asyncio loop
+        # is running, which an earlier test of the same session may have left in this one
+        with concurrent.futures.ThreadPoolExecutor(1) as one:
+            seen = one.submit(draw_solitaire, server).result()
     finally:
         log = server.stop()
     outside = sorted(
