@@ -123,7 +123,9 @@ def main() -> None:
                 ctx = browser.new_context(viewport={"width": width, "height": height})
                 page = ctx.new_page()
                 t0 = time.perf_counter()
-                page.goto(server.url(f"classroom/pages/solitaire.ipynb?seed={seed}"), timeout=180_000)
+                page.goto(
+                    server.url(f"classroom/pages/solitaire.ipynb?seed={seed}"), timeout=180_000
+                )
                 page.wait_for_function(PAINTED, timeout=120_000, polling=20)
                 loads.append(time.perf_counter() - t0)
                 ctx.close()

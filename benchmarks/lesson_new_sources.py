@@ -48,7 +48,11 @@ def cherbourg(repeats: int) -> dict[str, float]:
     def model_only(i):
         lab.attack.value = 4 + i % 30
         c = lab.combat()
-        return lambda: (combat_column(c), distribution(combat_column(c).column), distribution(min(combat_column(c).column + 1, 11)))
+        return lambda: (
+            combat_column(c),
+            distribution(combat_column(c).column),
+            distribution(min(combat_column(c).column + 1, 11)),
+        )
 
     out["CRT model part"] = statistics.median(ms(model_only(i)) for i in range(repeats))
     return out
@@ -64,9 +68,11 @@ def movement(repeats: int) -> dict[str, float]:
         units = lab.current_units()
         runs.append(ms(lambda units=units: run_turn(lab.world, units)))
         lab.undo_last()
-    return {"map click -> turn replayed and redrawn": statistics.median(clicks),
-            "run_turn part (3 units, 12 phases)": statistics.median(runs),
-            "board redraw part (last)": lab.board.last_redraw_ms}
+    return {
+        "map click -> turn replayed and redrawn": statistics.median(clicks),
+        "run_turn part (3 units, 12 phases)": statistics.median(runs),
+        "board redraw part (last)": lab.board.last_redraw_ms,
+    }
 
 
 def main() -> None:

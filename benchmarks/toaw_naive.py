@@ -210,7 +210,9 @@ def old_rules_field(m: HexMap, sit: Situation, settings: SupplySettings) -> dict
     full = {h for h, d in d_full.items() if d <= reach[h]}
 
     def normal_ok(h: Hex) -> bool:  # open, cropland, or what carries the full net past its radius
-        return (friendly(h) and TERRAIN_RULES[w.terrain[h]].old_net == OldNet.NORMAL) or carries_full(h)
+        return (
+            friendly(h) and TERRAIN_RULES[w.terrain[h]].old_net == OldNet.NORMAL
+        ) or carries_full(h)
 
     normal = set(bfs(w, list(full), lambda h: normal_ok(h) or h in full)) - full
     d_lim = bfs(w, list(full | normal), open_loc, limit=2 * r)

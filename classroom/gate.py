@@ -253,9 +253,7 @@ class KeyHandler(tornado.web.RequestHandler):
             self.set_status(403)
             self.finish(key_form(self, next_url, "That is not the instructor key."))
             return
-        self.set_cookie(
-            KEY_COOKIE, gate.key_cookie(), path="/", httponly=True, samesite="Strict"
-        )
+        self.set_cookie(KEY_COOKIE, gate.key_cookie(), path="/", httponly=True, samesite="Strict")
         self.redirect(next_url)
 
 
@@ -265,7 +263,9 @@ def refusal(title: str, text: str) -> str:
 
 # --- no traceback to a client ---------------------------------------------------------------
 
-PLAIN_ERROR = "This page's kernel could not handle a message it was sent (details in the server log).\n"
+PLAIN_ERROR = (
+    "This page's kernel could not handle a message it was sent (details in the server log).\n"
+)
 _CLIENT_SENT = {"comm_open", "comm_msg", "comm_close"}
 
 

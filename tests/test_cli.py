@@ -31,7 +31,10 @@ FIELDS = {
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "hexclass.classroom.cli", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "hexclass.classroom.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

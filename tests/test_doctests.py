@@ -8,9 +8,16 @@ import pytest
 
 import hexclass.classroom.combined_arms
 
-MODULES = ["hexclass.classroom.hexgrid", "hexclass.classroom.dice", "hexclass.classroom.kernel_log"] + [
-    m.name for m in pkgutil.iter_modules(hexclass.classroom.combined_arms.__path__, "hexclass.classroom.combined_arms.")
-] + ["hexclass.classroom.combined_arms"]
+MODULES = (
+    ["hexclass.classroom.hexgrid", "hexclass.classroom.dice", "hexclass.classroom.kernel_log"]
+    + [
+        m.name
+        for m in pkgutil.iter_modules(
+            hexclass.classroom.combined_arms.__path__, "hexclass.classroom.combined_arms."
+        )
+    ]
+    + ["hexclass.classroom.combined_arms"]
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -6,7 +6,9 @@ from hexclass import classroom
 
 def test_console_script_reports_version():
     out = subprocess.run(
-        [sys.executable, "-m", "hexclass.classroom.cli", "--version"], capture_output=True, text=True
+        [sys.executable, "-m", "hexclass.classroom.cli", "--version"],
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 0
     assert out.stdout.strip() == f"hexclass {classroom.__version__}"

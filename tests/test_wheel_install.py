@@ -309,7 +309,9 @@ def draw_solitaire(server: Served) -> list[str]:
             page.goto(server.url("classroom/pages/solitaire.ipynb?scenario=figure6-fire-combat"))
             wait_for_board(page)
             assert "no scenario" not in message(page)
-            page.get_by_text("Scenario: Figure 6: Fire Combat").first.wait_for()  # the packaged TOML
+            page.get_by_text(
+                "Scenario: Figure 6: Fire Combat"
+            ).first.wait_for()  # the packaged TOML
             (ROOT / "test-artifacts").mkdir(exist_ok=True)
             page.screenshot(path=str(ROOT / "test-artifacts" / "wheel-solitaire.png"))
         finally:

@@ -60,7 +60,10 @@ def bomb_result(column: int, roll: int) -> str:
 
 
 def casualty_chance(column: int) -> Fraction:
-    return sum((Fraction(w, 36) for r, w in two_dice_ways().items() if bomb_result(column, r) == "DB"), Fraction(0))
+    return sum(
+        (Fraction(w, 36) for r, w in two_dice_ways().items() if bomb_result(column, r) == "DB"),
+        Fraction(0),
+    )
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,9 @@ class Bombardment:
         return casualty_chance(self.column)
 
 
-def bombardment(power: int, targets: Sequence[Unit], kind: str, terrain: Sequence[str]) -> Bombardment:
+def bombardment(
+    power: int, targets: Sequence[Unit], kind: str, terrain: Sequence[str]
+) -> Bombardment:
     """Value, terrain shift and column of an air strike or a bombardment."""
     if kind == AIR:
         check_air_strike(power)
@@ -99,7 +104,9 @@ def artillery_power(guns: Sequence[Unit]) -> int:
     """Summed attack of the guns committed (Cherbourg 8.0); only artillery may bombard."""
     for g in guns:
         if not g.kind.artillery:
-            raise CherbourgInputError(f"{g.name} is not artillery and cannot bombard (Cherbourg 8.0)")
+            raise CherbourgInputError(
+                f"{g.name} is not artillery and cannot bombard (Cherbourg 8.0)"
+            )
     return sum(g.attack_power for g in guns)
 
 

@@ -35,7 +35,9 @@ AIR_STRIKE_MIN, AIR_STRIKE_MAX = 3, 10  # Cherbourg 6.2
 def air_power_for_turn(turn: int) -> int:
     """American air points available on a game turn (Cherbourg 6.0)."""
     if not isinstance(turn, int) or not 19 <= turn <= 30:
-        raise CherbourgInputError(f"the game runs from turn 19 to turn 30 (Cherbourg 2.4.1), got {turn!r}")
+        raise CherbourgInputError(
+            f"the game runs from turn 19 to turn 30 (Cherbourg 2.4.1), got {turn!r}"
+        )
     if turn <= 21:
         return 0  # the Channel storm grounded the aircraft
     return 30 if turn == 22 else 10
@@ -61,20 +63,30 @@ class Combat:
 
     def __post_init__(self) -> None:
         if not self.attackers:
-            raise CherbourgInputError("a combat needs at least one attacking unit (Cherbourg 5.1.1)")
+            raise CherbourgInputError(
+                "a combat needs at least one attacking unit (Cherbourg 5.1.1)"
+            )
         if not self.defenders:
-            raise CherbourgInputError("a combat needs at least one defending unit (Cherbourg 5.1.1)")
+            raise CherbourgInputError(
+                "a combat needs at least one defending unit (Cherbourg 5.1.1)"
+            )
         names = [u.name for u in (*self.attackers, *self.defenders, *self.supporting_artillery)]
         if len(set(names)) != len(names):
             raise CherbourgInputError("a unit may take part in a combat only once (Cherbourg 8.0)")
         for u in self.supporting_artillery:
             if not u.kind.artillery:
-                raise CherbourgInputError(f"{u.name} is not artillery and cannot support from afar (Cherbourg 8.0)")
+                raise CherbourgInputError(
+                    f"{u.name} is not artillery and cannot support from afar (Cherbourg 8.0)"
+                )
         for side, pts in (("attack", self.attack_air), ("defence", self.defence_air)):
             if not isinstance(pts, int) or pts < 0 or pts > 30:
-                raise CherbourgInputError(f"air points for the {side} must be 0 to 30 (Cherbourg 6.0), got {pts!r}")
+                raise CherbourgInputError(
+                    f"air points for the {side} must be 0 to 30 (Cherbourg 6.0), got {pts!r}"
+                )
         if self.attack_air and all(u.kind.artillery for u in self.attackers):
-            raise CherbourgInputError("an attack by artillery alone cannot have air support (Cherbourg 8.0)")
+            raise CherbourgInputError(
+                "an attack by artillery alone cannot have air support (Cherbourg 8.0)"
+            )
 
     @property
     def attacker_has_armour(self) -> bool:
@@ -144,15 +156,33 @@ def combat_column(combat: Combat) -> ColumnReport:
     ground = sum(u.attack_power for u in combat.attackers)
     guns = sum(u.attack_power for u in combat.supporting_artillery)
     attack = ground + guns + combat.attack_air
-    steps.append(Step("attack points", f"{ground} units + {guns} artillery + {combat.attack_air} air = {attack}", "Cherbourg 5.1.1, 6.1, 8.0"))
+    steps.append(
+        Step(
+            "attack points",
+            f"{ground} units + {guns} artillery + {combat.attack_air} air = {attack}",
+            "Cherbourg 5.1.1, 6.1, 8.0",
+        )
+    )
     held = sum(u.defence_power for u in combat.defenders)
     defence = held + combat.defence_air
-    steps.append(Step("defence points", f"{held} units + {combat.defence_air} air = {defence}", "Cherbourg 5.1.1, 6.1"))
+    steps.append(
+        Step(
+            "defence points",
+            f"{held} units + {combat.defence_air} air = {defence}",
+            "Cherbourg 5.1.1, 6.1",
+        )
+    )
     odds = odds_column(attack, defence)
-    steps.append(Step("odds", f"{attack} to {defence}, fraction dropped: {COLUMNS[odds]}", "Cherbourg 5.1.1"))
+    steps.append(
+        Step("odds", f"{attack} to {defence}, fraction dropped: {COLUMNS[odds]}", "Cherbourg 5.1.1")
+    )
     left = terrain_shift(combat.terrain, combat.attacker_has_armour)
     best = ", ".join(combat.terrain)
-    extra = " (bocage against armour)" if "bocage" in combat.terrain and combat.attacker_has_armour else ""
+    extra = (
+        " (bocage against armour)"
+        if "bocage" in combat.terrain and combat.attacker_has_armour
+        else ""
+    )
     steps.append(Step("terrain", f"{best}: {left} left{extra}", "Cherbourg 5.1.2"))
     right = -left
     if combat.surrounded:
@@ -163,7 +193,13 @@ def combat_column(combat: Combat) -> ColumnReport:
         steps.append(Step("command units", "; ".join(notes), "Cherbourg 5.1.4"))
     right += cmd_right - cmd_left
     column = shift(odds, right)
-    steps.append(Step("column", f"{COLUMNS[odds]} moved {right:+d}: {COLUMNS[column]}", "Cherbourg 5.1.2-5.1.4"))
+    steps.append(
+        Step(
+            "column",
+            f"{COLUMNS[odds]} moved {right:+d}: {COLUMNS[column]}",
+            "Cherbourg 5.1.2-5.1.4",
+        )
+    )
     return ColumnReport(attack, defence, odds, right, column, tuple(steps))
 
 
@@ -188,5 +224,7 @@ def resolve_combat(combat: Combat, dice: Dice) -> CombatOutcome:
 def check_air_strike(points: int) -> int:
     """An air strike alone uses 3 to 10 air points (Cherbourg 6.2)."""
     if not isinstance(points, int) or not AIR_STRIKE_MIN <= points <= AIR_STRIKE_MAX:
-        raise CherbourgInputError(f"an air strike takes {AIR_STRIKE_MIN} to {AIR_STRIKE_MAX} air points (Cherbourg 6.2), got {points!r}")
+        raise CherbourgInputError(
+            f"an air strike takes {AIR_STRIKE_MIN} to {AIR_STRIKE_MAX} air points (Cherbourg 6.2), got {points!r}"
+        )
     return points

@@ -25,7 +25,9 @@ from fractions import Fraction
 
 from .errors import CherbourgInputError
 
-COLUMNS: tuple[str, ...] = tuple(f"1-{n}" for n in (4, 3, 2)) + tuple(f"{n}-1" for n in range(1, 10))
+COLUMNS: tuple[str, ...] = tuple(f"1-{n}" for n in (4, 3, 2)) + tuple(
+    f"{n}-1" for n in range(1, 10)
+)
 ONE_TO_ONE = COLUMNS.index("1-1")
 
 # The rows of the table, one tuple of totals per row, top to bottom (Cherbourg tables).
@@ -113,7 +115,9 @@ def parse_result(code: str) -> Result:
     try:
         parts = tuple(Part[name] for name in code.split())
     except KeyError:
-        raise CherbourgInputError(f"{code!r} is not a Cherbourg combat result (Cherbourg 5.1.6)") from None
+        raise CherbourgInputError(
+            f"{code!r} is not a Cherbourg combat result (Cherbourg 5.1.6)"
+        ) from None
     if not parts:
         raise CherbourgInputError("an empty combat result")
     return Result(parts)
@@ -135,7 +139,9 @@ def odds_column(attack: int, defence: int) -> int:
     """
     for name, value in (("attack", attack), ("defence", defence)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise CherbourgInputError(f"{name} points must be a whole number of 0 or more, got {value!r}")
+            raise CherbourgInputError(
+                f"{name} points must be a whole number of 0 or more, got {value!r}"
+            )
     if attack == 0:
         raise CherbourgInputError("an attack needs at least 1 attack point (Cherbourg 5.1.1)")
     if defence == 0:
@@ -155,7 +161,9 @@ def column_index(name: str) -> int:
     try:
         return COLUMNS.index(name)
     except ValueError:
-        raise CherbourgInputError(f"{name!r} is not a column; the table has {', '.join(COLUMNS)}") from None
+        raise CherbourgInputError(
+            f"{name!r} is not a column; the table has {', '.join(COLUMNS)}"
+        ) from None
 
 
 def check_roll(roll: int) -> int:
@@ -204,6 +212,12 @@ def dislodge_chance(column: int) -> Fraction:
 
 def expected_losses(column: int) -> tuple[Fraction, Fraction]:
     """Mean casualty steps (attacker, defender) in a column, EMP and IMP counting 0."""
-    att = sum((Fraction(w, 36) * lookup(column, r).attacker_losses for r, w in two_dice_ways().items()), Fraction(0))
-    dfn = sum((Fraction(w, 36) * lookup(column, r).defender_losses for r, w in two_dice_ways().items()), Fraction(0))
+    att = sum(
+        (Fraction(w, 36) * lookup(column, r).attacker_losses for r, w in two_dice_ways().items()),
+        Fraction(0),
+    )
+    dfn = sum(
+        (Fraction(w, 36) * lookup(column, r).defender_losses for r, w in two_dice_ways().items()),
+        Fraction(0),
+    )
     return att, dfn

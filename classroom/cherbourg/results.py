@@ -35,7 +35,9 @@ class Aftermath:
 
 def _pick(units: Sequence[Unit], name: str | None, side: str, part: Part) -> Unit:
     if name is None:
-        raise CherbourgInputError(f"{part.name}: the {side} must choose which unit suffers (Cherbourg 5.1.6)")
+        raise CherbourgInputError(
+            f"{part.name}: the {side} must choose which unit suffers (Cherbourg 5.1.6)"
+        )
     for u in units:
         if u.name == name:
             return u
@@ -72,11 +74,15 @@ def apply_result(
         if part in (Part.DE, Part.DRB, Part.DVB):
             victim = _pick(dfn, defender_loss, "defender", part)
             dfn = _hurt(dfn, victim, part is Part.DE, lost)
-            notes.append(f"{victim.name}: {'eliminated' if part is Part.DE else 'a casualty'} ({part.name}, Cherbourg 5.1.6)")
+            notes.append(
+                f"{victim.name}: {'eliminated' if part is Part.DE else 'a casualty'} ({part.name}, Cherbourg 5.1.6)"
+            )
         if part in (Part.AE, Part.ARB, Part.AVB):
             victim = _pick(att, attacker_loss, "attacker", part)
             att = _hurt(att, victim, part is Part.AE, lost)
-            notes.append(f"{victim.name}: {'eliminated' if part is Part.AE else 'a casualty'} ({part.name}, Cherbourg 5.1.6)")
+            notes.append(
+                f"{victim.name}: {'eliminated' if part is Part.AE else 'a casualty'} ({part.name}, Cherbourg 5.1.6)"
+            )
         d_retreat |= part in (Part.DE, Part.DRB, Part.DRI)
         a_retreat |= part in (Part.AE, Part.ARB, Part.ARI)
         advance |= part in (Part.AVI, Part.AVB)
@@ -86,7 +92,15 @@ def apply_result(
             advance = True
     if advance and not dfn:
         notes.append("the hex is empty: the attacker may advance into it (Cherbourg 5.2)")
-    return Aftermath(tuple(att), tuple(dfn), tuple(lost), d_retreat and bool(dfn), a_retreat and bool(att), advance, tuple(notes))
+    return Aftermath(
+        tuple(att),
+        tuple(dfn),
+        tuple(lost),
+        d_retreat and bool(dfn),
+        a_retreat and bool(att),
+        advance,
+        tuple(notes),
+    )
 
 
 def _bloodbath(att, dfn, emp_defenders, emp_attackers, lost, notes):
@@ -94,7 +108,9 @@ def _bloodbath(att, dfn, emp_defenders, emp_attackers, lost, notes):
     power adds up to at least their defence power; surviving defenders retreat (5.1.6)."""
     given = [_pick(dfn, n, "defender", Part.EMP) for n in emp_defenders]
     if not given:
-        raise CherbourgInputError("EMP: the defender must give up at least one unit (Cherbourg 5.1.6)")
+        raise CherbourgInputError(
+            "EMP: the defender must give up at least one unit (Cherbourg 5.1.6)"
+        )
     owed = sum(u.defence_power for u in given)
     paid = [_pick(att, n, "attacker", Part.EMP) for n in emp_attackers]
     if sum(u.attack_power for u in paid) < owed and len(paid) < len(att):
@@ -103,5 +119,7 @@ def _bloodbath(att, dfn, emp_defenders, emp_attackers, lost, notes):
             f"{sum(u.attack_power for u in paid)} (Cherbourg 5.1.6)"
         )
     lost += [u.name for u in given + paid]
-    notes.append(f"bloodbath: {owed} defence points lost, {sum(u.attack_power for u in paid)} attack points paid (Cherbourg 5.1.6)")
+    notes.append(
+        f"bloodbath: {owed} defence points lost, {sum(u.attack_power for u in paid)} attack points paid (Cherbourg 5.1.6)"
+    )
     return [u for u in att if u not in paid], [u for u in dfn if u not in given]

@@ -22,7 +22,15 @@ from .errors import CherbourgInputError
 from .units import Unit, take_casualty
 
 STACK_LIMIT = 4  # Cherbourg 4.1.1
-__all__ = ["Field", "RetreatOutcome", "advance_hexes", "retreat", "retreat_options", "spiral", "surrounded"]
+__all__ = [
+    "Field",
+    "RetreatOutcome",
+    "advance_hexes",
+    "retreat",
+    "retreat_options",
+    "spiral",
+    "surrounded",
+]
 
 
 @dataclass(frozen=True)
@@ -95,40 +103,65 @@ def retreat(
     if not path:
         if sieged and not [n for n in neighbours(origin) if f.on_map(n) and n not in f.enemy]:
             names = tuple(u.name for u in units)
-            return RetreatOutcome((), (), names, ("no hex to retreat into: the stack is destroyed (Cherbourg 5.3)",))
+            return RetreatOutcome(
+                (), (), names, ("no hex to retreat into: the stack is destroyed (Cherbourg 5.3)",)
+            )
         raise CherbourgInputError("name the hex to retreat into (Cherbourg 5.3)")
     first = path[0]
     if first not in neighbours(origin):
-        raise CherbourgInputError(f"a retreat moves to a neighbouring hex; {first} is not next to {origin} (Cherbourg 5.3)")
+        raise CherbourgInputError(
+            f"a retreat moves to a neighbouring hex; {first} is not next to {origin} (Cherbourg 5.3)"
+        )
     if not f.on_map(first) or first in f.enemy:
-        raise CherbourgInputError(f"{first} is off the map, sea or held by the enemy (Cherbourg 5.3, 4.2.2)")
+        raise CherbourgInputError(
+            f"{first} is off the map, sea or held by the enemy (Cherbourg 5.3, 4.2.2)"
+        )
     current = list(units)
     lost: list[str] = []
     current, lost = _river(f, first, current, hurt_in_combat, notes, lost)
     if not sieged:
         if len(path) != 1:
-            raise CherbourgInputError("a stack that is not under siege retreats exactly one hex (Cherbourg 5.3)")
+            raise CherbourgInputError(
+                "a stack that is not under siege retreats exactly one hex (Cherbourg 5.3)"
+            )
         if not f.free(first):
-            raise CherbourgInputError(f"{first} lies in an enemy engagement zone; pick one of {retreat_options(f, origin)} (Cherbourg 5.3)")
+            raise CherbourgInputError(
+                f"{first} lies in an enemy engagement zone; pick one of {retreat_options(f, origin)} (Cherbourg 5.3)"
+            )
         _stack(f, first, current)
         return RetreatOutcome(tuple(path), tuple(current), tuple(lost), tuple(notes))
     # Under siege (Cherbourg 5.3.3): the first hex is inside an engagement zone, so a
     # second move follows, with a casualty to every unit unless the first hex held friends.
-    notes.append("under siege: the first hex is in an enemy zone, so a second move is forced (Cherbourg 5.3.3)")
+    notes.append(
+        "under siege: the first hex is in an enemy zone, so a second move is forced (Cherbourg 5.3.3)"
+    )
     through_friends = f.friendly.get(first, 0) > 0
     if not through_friends:
         for u in [u for u in current if u.name in hurt_in_combat]:
             current.remove(u)
             lost.append(u.name)
-            notes.append(f"{u.name} was hurt in the combat and is trapped: eliminated (Cherbourg 5.3.3)")
+            notes.append(
+                f"{u.name} was hurt in the combat and is trapped: eliminated (Cherbourg 5.3.3)"
+            )
     if len(path) != 2:
-        raise CherbourgInputError("a stack under siege retreats two hexes: give both (Cherbourg 5.3.3)")
+        raise CherbourgInputError(
+            "a stack under siege retreats two hexes: give both (Cherbourg 5.3.3)"
+        )
     second = path[1]
-    if second not in neighbours(first) or second == origin or not f.on_map(second) or second in f.enemy:
-        raise CherbourgInputError(f"{second} is not a hex the second move can enter from {first} (Cherbourg 5.3.3)")
+    if (
+        second not in neighbours(first)
+        or second == origin
+        or not f.on_map(second)
+        or second in f.enemy
+    ):
+        raise CherbourgInputError(
+            f"{second} is not a hex the second move can enter from {first} (Cherbourg 5.3.3)"
+        )
     current, lost = _river(f, second, current, hurt_in_combat, notes, lost)
     if through_friends:
-        notes.append("the first hex held friendly units: no casualties on the second move (Cherbourg 5.3.3)")
+        notes.append(
+            "the first hex held friendly units: no casualties on the second move (Cherbourg 5.3.3)"
+        )
     else:
         current, more = _hurt(current)
         lost += more
@@ -136,13 +169,17 @@ def retreat(
     if second in f.engagement_zone():
         lost += [u.name for u in current]
         current = []
-        notes.append("the second hex is in an enemy zone too: every retreating unit is eliminated (Cherbourg 5.3.3)")
+        notes.append(
+            "the second hex is in an enemy zone too: every retreating unit is eliminated (Cherbourg 5.3.3)"
+        )
     else:
         _stack(f, second, current)
     return RetreatOutcome(tuple(path), tuple(current), tuple(lost), tuple(notes))
 
 
-def _river(f: Field, h: Hex, units: list[Unit], hurt: frozenset[str], notes: list[str], lost: list[str]):
+def _river(
+    f: Field, h: Hex, units: list[Unit], hurt: frozenset[str], notes: list[str], lost: list[str]
+):
     """Armour retreating through a river takes a casualty; if it was hurt in the combat
     as well, it is eliminated (Cherbourg 5.3.2)."""
     if "river" not in f.terrain.get(h, ()):
@@ -153,11 +190,15 @@ def _river(f: Field, h: Hex, units: list[Unit], hurt: frozenset[str], notes: lis
             kept.append(u)
         elif u.name in hurt or u.damaged:
             lost.append(u.name)
-            notes.append(f"{u.name} is armour retreating through a river after a loss: eliminated (Cherbourg 5.3.2)")
+            notes.append(
+                f"{u.name} is armour retreating through a river after a loss: eliminated (Cherbourg 5.3.2)"
+            )
         else:
             after = take_casualty(u)
             kept.append(after)
-            notes.append(f"{u.name} is armour retreating through a river: it takes a casualty (Cherbourg 5.3.2)")
+            notes.append(
+                f"{u.name} is armour retreating through a river: it takes a casualty (Cherbourg 5.3.2)"
+            )
     return kept, lost
 
 

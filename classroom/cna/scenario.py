@@ -279,7 +279,8 @@ class OperationsStagePlay:
             self.scenario.terrain_at(b)
             if hexgrid.distance(a, b) != 1:
                 raise RuleViolation(
-                    "CNA 8.13", f"{hex_label(a)} to {hex_label(b)} skips hexes; each step must go to an adjacent hex"
+                    "CNA 8.13",
+                    f"{hex_label(a)} to {hex_label(b)} skips hexes; each step must go to an adjacent hex",
                 )
             if b in enemy_hexes:
                 raise RuleViolation("CNA 8.13", f"{hex_label(b)} holds an enemy unit")
@@ -325,7 +326,10 @@ class OperationsStagePlay:
         if problem is not None:
             raise problem
         entries = self.sheet.break_off(name, status) + self.sheet.spend(
-            name, Function.MOVEMENT, cost, detail=f"{hexes_text(len(path) - 1)} to {hex_label(path[-1])}"
+            name,
+            Function.MOVEMENT,
+            cost,
+            detail=f"{hexes_text(len(path) - 1)} to {hex_label(path[-1])}",
         )
         self.broken_off.add(name)
         self.engaged.discard(name)

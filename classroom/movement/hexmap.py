@@ -76,7 +76,9 @@ class FlatLayout(Layout):
 
     def hex_to_pixel(self, h: Hex) -> tuple[float, float]:
         q, r = h
-        return self.size * 1.5 * q + self.origin[0], self.size * SQRT3 * (r + q / 2.0) + self.origin[1]
+        return self.size * 1.5 * q + self.origin[0], self.size * SQRT3 * (
+            r + q / 2.0
+        ) + self.origin[1]
 
     def pixel_to_hex(self, x: float, y: float) -> Hex:
         px = (x - self.origin[0]) / self.size

@@ -61,7 +61,9 @@ def parse_instruction(token) -> Instruction:
     try:
         n = int(text)
     except ValueError:
-        raise MovementInputError(f"{text!r} is not a movement instruction: use numbers ({RULE})") from None
+        raise MovementInputError(
+            f"{text!r} is not a movement instruction: use numbers ({RULE})"
+        ) from None
     if n == 0:
         return Wait()
     if 1 <= n <= 6:

@@ -32,8 +32,14 @@ ADMIN_PHASES = tuple(range(2, PHASES + 1, 2))  # road and rail admin moves (PBM 
 def spending_phases(allowance: int) -> tuple[int, ...]:
     """The phases (1-12) in which a unit of this allowance spends one movement point."""
     if not isinstance(allowance, int) or not 1 <= allowance <= PHASES:
-        raise MovementInputError(f"a land unit's allowance is 1 to {PHASES} movement points, got {allowance!r}")
-    return tuple(p for p in range(1, PHASES + 1) if (p * allowance) // PHASES > ((p - 1) * allowance) // PHASES)
+        raise MovementInputError(
+            f"a land unit's allowance is 1 to {PHASES} movement points, got {allowance!r}"
+        )
+    return tuple(
+        p
+        for p in range(1, PHASES + 1)
+        if (p * allowance) // PHASES > ((p - 1) * allowance) // PHASES
+    )
 
 
 def phasing_table(allowances=(6, 7, 8, 9, 10, 12)) -> dict[int, tuple[int, ...]]:

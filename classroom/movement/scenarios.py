@@ -54,13 +54,22 @@ def diaz_world(lozano_owner: str = BLUE) -> World:
     return World(terrain, centres, routes, label_offset=(37, 24))
 
 
-def diaz(orders: str = "506,501", kind: UnitType = UnitType.MECHANISED, start_north: bool = False,
-         lozano_owner: str = BLUE) -> Scenario:
+def diaz(
+    orders: str = "506,501",
+    kind: UnitType = UnitType.MECHANISED,
+    start_north: bool = False,
+    lozano_owner: str = BLUE,
+) -> Scenario:
     w = diaz_world(lozano_owner)
     start = w.routes[0].hexes[1] if start_north else w.centres[DIAZ].hex
     unit = Mover("convoy", BLUE, kind, start, orders)
-    return Scenario("diaz", "Diaz to Hycondea City", w, (unit,),
-                    "Admin moves go centre to centre: Lozano must be named on the way.")
+    return Scenario(
+        "diaz",
+        "Diaz to Hycondea City",
+        w,
+        (unit,),
+        "Admin moves go centre to centre: Lozano must be named on the way.",
+    )
 
 
 # --- Tacapulco Town and Estel Village ---------------------------------------------------------
@@ -71,7 +80,17 @@ def village_world() -> World:
     terrain = rectangle(9, 5)
     start = from_offset(0, 2)
     road = _road(start, [3, 2, 3, 2, 3, 2, 3])  # due east along row 2: seven hexes
-    paint(terrain, [from_offset(2, 0), from_offset(3, 0), from_offset(2, 4), from_offset(3, 4), from_offset(4, 4)], "forest")
+    paint(
+        terrain,
+        [
+            from_offset(2, 0),
+            from_offset(3, 0),
+            from_offset(2, 4),
+            from_offset(3, 4),
+            from_offset(4, 4),
+        ],
+        "forest",
+    )
     paint(terrain, [from_offset(5, 0), from_offset(6, 0)], "hill")
     terrain[start] = "town"
     terrain[road[-1]] = "village"
@@ -85,8 +104,11 @@ def village_world() -> World:
 VILLAGE_ORDERS = {"APC": "3,2,3,2,3,2,3", "Infantry": "0,0,0,0,0,605"}
 
 
-def village(apc: str = VILLAGE_ORDERS["APC"], infantry: str = VILLAGE_ORDERS["Infantry"],
-            defender_strength: int = 3) -> Scenario:
+def village(
+    apc: str = VILLAGE_ORDERS["APC"],
+    infantry: str = VILLAGE_ORDERS["Infantry"],
+    defender_strength: int = 3,
+) -> Scenario:
     w = village_world()
     t, e = w.centres[TACAPULCO].hex, w.centres[ESTEL].hex
     units = (
@@ -94,8 +116,13 @@ def village(apc: str = VILLAGE_ORDERS["APC"], infantry: str = VILLAGE_ORDERS["In
         Mover("Infantry", BLUE, UnitType.INFANTRY, t, infantry, strength=5),
         Mover("Estel garrison", RED, UnitType.INFANTRY, e, "", strength=defender_strength),
     )
-    return Scenario("village", "The APC and the infantry meet at Estel", w, units,
-                    "The APC clears the village by phase 7; the infantry waits, then drives in on phase 12.")
+    return Scenario(
+        "village",
+        "The APC and the infantry meet at Estel",
+        w,
+        units,
+        "The APC clears the village by phase 7; the infantry waits, then drives in on phase 12.",
+    )
 
 
 # --- The jungle company ------------------------------------------------------------------------
@@ -114,16 +141,24 @@ def jungle_world() -> World:
     }
     # a minor river bends round the north-east of hex 1425, the company's third hex
     rivers = frozenset(
-        frozenset(pair) for pair in [((2, 2), (2, 3)), ((3, 2), (2, 3)), ((3, 3), (2, 3)), ((3, 3), (2, 4))]
+        frozenset(pair)
+        for pair in [((2, 2), (2, 3)), ((3, 2), (2, 3)), ((3, 3), (2, 3)), ((3, 3), (2, 4))]
     )
-    return World(terrain, centres, (Route(RIO, CAPITAL, road),), minor_rivers=rivers, label_offset=(12, 22))
+    return World(
+        terrain, centres, (Route(RIO, CAPITAL, road),), minor_rivers=rivers, label_offset=(12, 22)
+    )
 
 
 def jungle(orders: str = "5,5,5,5,101", kind: UnitType = UnitType.INFANTRY) -> Scenario:
     w = jungle_world()
     unit = Mover("jungle company", BLUE, kind, from_offset(5, 2), orders)
-    return Scenario("jungle", "The company in the jungle", w, (unit,),
-                    "Four forest hexes on foot, a minor river, then a drive down the road.")
+    return Scenario(
+        "jungle",
+        "The company in the jungle",
+        w,
+        (unit,),
+        "Four forest hexes on foot, a minor river, then a drive down the road.",
+    )
 
 
 # --- Pursuit and breakthrough ------------------------------------------------------------------
@@ -141,12 +176,28 @@ def pursuit(tanks: str = "3,2,3,2,3,2,3,2", option: int = 2) -> Scenario:
     the forest behind it and jungle beyond (PBM "Pursuit", "Breakthrough")."""
     w = pursuit_world()
     units = (
-        Mover("Tanks", BLUE, UnitType.ARMOUR_NORMAL, from_offset(0, 2), tanks, strength=8, pursuit=option, aggression=6),
+        Mover(
+            "Tanks",
+            BLUE,
+            UnitType.ARMOUR_NORMAL,
+            from_offset(0, 2),
+            tanks,
+            strength=8,
+            pursuit=option,
+            aggression=6,
+        ),
         Mover("Rearguard", RED, UnitType.INFANTRY, from_offset(2, 2), "", strength=3),
-        Mover("AT screen", RED, UnitType.INFANTRY, from_offset(6, 2), "", strength=4, anti_tank=True),
+        Mover(
+            "AT screen", RED, UnitType.INFANTRY, from_offset(6, 2), "", strength=4, anti_tank=True
+        ),
     )
-    return Scenario("pursuit", "Pursuit and breakthrough", w, units,
-                    "Set the tanks' pursuit option: 1 stops, 2 chases the rearguard, 3 tries to break through.")
+    return Scenario(
+        "pursuit",
+        "Pursuit and breakthrough",
+        w,
+        units,
+        "Set the tanks' pursuit option: 1 stops, 2 chases the rearguard, 3 tries to break through.",
+    )
 
 
 SCENARIOS = {"village": village, "diaz": diaz, "jungle": jungle, "pursuit": pursuit}

@@ -42,7 +42,9 @@ def hex_cost(terrain: str, cost_class: str, specialty: str | None = None, amphib
     try:
         row = COSTS[terrain]
     except KeyError:
-        raise MovementInputError(f"unknown terrain {terrain!r}; the map knows {', '.join(COSTS)}") from None
+        raise MovementInputError(
+            f"unknown terrain {terrain!r}; the map knows {', '.join(COSTS)}"
+        ) from None
     if terrain == "water":
         return 1 if amphibious else None
     for t, (skill, cost) in SPECIALIST.items():

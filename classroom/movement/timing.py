@@ -230,7 +230,9 @@ class _Turn:
                 now = before if c.installation else base[cid]
             if not initial and now != before:
                 holder = now or "nobody (contested)"
-                self.events.append(Event(phase, c.name, f"is now controlled by {holder}", R_CONTROL))
+                self.events.append(
+                    Event(phase, c.name, f"is now controlled by {holder}", R_CONTROL)
+                )
             self.control[cid] = now
 
     # --- one unit, one phase ---------------------------------------------------------------
@@ -262,11 +264,18 @@ class _Turn:
         if s.step_cost is None:
             cost, why = self.world.step_cost(s.mover, s.hex, target)
             if cost is None:
-                self.log(p, s, f"cannot move {instr.direction}: {why}; its movement ends", R_PHASING)
+                self.log(
+                    p, s, f"cannot move {instr.direction}: {why}; its movement ends", R_PHASING
+                )
                 self._stop(s, actions)
                 return
             if cost > s.remaining:
-                self.log(p, s, f"needs {cost} MP for {why} but has {s.remaining} left; its movement ends", R_PHASING)
+                self.log(
+                    p,
+                    s,
+                    f"needs {cost} MP for {why} but has {s.remaining} left; its movement ends",
+                    R_PHASING,
+                )
                 self._stop(s, actions)
                 return
             s.step_cost, s.progress = cost, 0
@@ -302,7 +311,12 @@ class _Turn:
             return  # this unit has no movement point in this two-phase window
         limit = ADMIN_LIMIT - s.combat_rounds
         if s.admin_moves >= limit:
-            self.log(p, s, f"has used its {limit} admin moves this turn ({ADMIN_LIMIT} less one per round of combat)", R_ADMIN)
+            self.log(
+                p,
+                s,
+                f"has used its {limit} admin moves this turn ({ADMIN_LIMIT} less one per round of combat)",
+                R_ADMIN,
+            )
             self._stop(s, actions)
             return
         try:
@@ -325,13 +339,20 @@ class _Turn:
             if self.hostile_at(h, s.side):
                 # Stopped on the route: if the hostiles are beaten or leave, the move
                 # carries on from here on a later even phase.
-                self.log(p, s, f"drives into hostile units at {self.world.label(h)} and stops", R_ADMIN)
+                self.log(
+                    p, s, f"drives into hostile units at {self.world.label(h)} and stops", R_ADMIN
+                )
                 if h != path[-1]:
                     s.queue.insert(0, instr)
                 return
             c = self.world.centre_at(h)
             if c is not None and self.control.get(c.id) != s.side:
-                self.log(p, s, f"enters {c.name}, which is not under friendly control, and stops this phase", R_ADMIN)
+                self.log(
+                    p,
+                    s,
+                    f"enters {c.name}, which is not under friendly control, and stops this phase",
+                    R_ADMIN,
+                )
                 return
         c = self.world.centre_at(s.hex)
         where = c.name if c else f"hex {self.world.label(s.hex)}"
@@ -348,7 +369,11 @@ class _Turn:
                     if s.status == "combat":
                         s.status = "ready"
                 continue
-            fighting = [s for s in here if not (s.ignoring and all(o.name in s.ignoring for o in here if o.side != s.side))]
+            fighting = [
+                s
+                for s in here
+                if not (s.ignoring and all(o.name in s.ignoring for o in here if o.side != s.side))
+            ]
             if len({s.side for s in fighting}) < 2:
                 continue
             self._battle(p, h, fighting, actions)
@@ -369,7 +394,12 @@ class _Turn:
         if score[a] == score[b]:
             for s in here:
                 s.status = "combat"
-                self.log(p, s, f"fights a drawn round at {self.world.label(h)} ({text})", R_ADMIN if admin[s.side] else R_COMBAT)
+                self.log(
+                    p,
+                    s,
+                    f"fights a drawn round at {self.world.label(h)} ({text})",
+                    R_ADMIN if admin[s.side] else R_COMBAT,
+                )
             self._breakthrough(p, here)
             return
         win, lose = (a, b) if score[a] > score[b] else (b, a)
@@ -378,7 +408,12 @@ class _Turn:
         anti_armour = any(s.mover.anti_tank or s.mover.kind.armoured for s in losers)
         pursuers = [w for w in winners if self._will_pursue(w, anti_armour)]
         for w in winners:
-            self.log(p, w, f"wins a round at {self.world.label(h)} ({text})", R_ADMIN if any(admin.values()) else R_COMBAT)
+            self.log(
+                p,
+                w,
+                f"wins a round at {self.world.label(h)} ({text})",
+                R_ADMIN if any(admin.values()) else R_COMBAT,
+            )
         direction = self._retreat_direction(h, winners, losers)
         for loser in losers:
             self._retreat(p, loser, direction, 2 if pursuers else 1, actions)
@@ -386,7 +421,12 @@ class _Turn:
             if w.mode == "admin":
                 w.status = "ready"
                 left = ADMIN_LIMIT - w.combat_rounds - w.admin_moves
-                self.log(p, w, f"resumes its admin move; {max(left, 0)} more centres at most this turn", R_ADMIN)
+                self.log(
+                    p,
+                    w,
+                    f"resumes its admin move; {max(left, 0)} more centres at most this turn",
+                    R_ADMIN,
+                )
             elif w in pursuers:
                 self._start_pursuit(p, w, losers, direction, actions)
             elif w.mover.pursuit == 3 and not anti_armour:
@@ -398,7 +438,9 @@ class _Turn:
     def _breakthrough(self, p: int, here: list[_State]) -> None:
         for s in here:
             enemies = [o for o in here if o.side != s.side]
-            if s.mover.pursuit == 3 and not any(o.mover.anti_tank or o.mover.kind.armoured for o in enemies):
+            if s.mover.pursuit == 3 and not any(
+                o.mover.anti_tank or o.mover.kind.armoured for o in enemies
+            ):
                 s.status = "ready"
                 s.ignoring |= {o.name for o in enemies}
                 self.log(p, s, "ignores the enemy after the first round and moves on", R_BREAK)
@@ -429,7 +471,9 @@ class _Turn:
         cost, _ = self.world.step_cost(s.mover, a, b)
         return cost is not None and not self.hostile_at(b, s.side)
 
-    def _retreat(self, p: int, s: _State, direction: int, hexes: int, actions: dict[str, str]) -> None:
+    def _retreat(
+        self, p: int, s: _State, direction: int, hexes: int, actions: dict[str, str]
+    ) -> None:
         moved = 0
         for _ in range(hexes):
             for d in (direction, direction % 6 + 1, (direction - 2) % 6 + 1):
@@ -447,9 +491,16 @@ class _Turn:
             self.log(p, s, "has nowhere to retreat and is destroyed", R_PURSUIT)
         else:
             chased = " (pursued)" if hexes == 2 else ""
-            self.log(p, s, f"retreats {moved} hex{'es' if moved > 1 else ''}{chased} to {self.world.label(s.hex)}; its movement ends", R_PURSUIT)
+            self.log(
+                p,
+                s,
+                f"retreats {moved} hex{'es' if moved > 1 else ''}{chased} to {self.world.label(s.hex)}; its movement ends",
+                R_PURSUIT,
+            )
 
-    def _start_pursuit(self, p: int, w: _State, losers: list[_State], direction: int, actions: dict[str, str]) -> None:
+    def _start_pursuit(
+        self, p: int, w: _State, losers: list[_State], direction: int, actions: dict[str, str]
+    ) -> None:
         alive = [x for x in losers if x.alive]
         if not alive:
             w.status = "ready"
@@ -461,9 +512,19 @@ class _Turn:
         actions[w.name] = PURSUE
         if self._open(w, w.hex, nxt):
             w.came_from, w.hex = w.hex, nxt
-            self.log(p, w, f"pursues {target.name} one hex to {self.world.label(w.hex)}, dropping its other orders", R_PURSUIT)
+            self.log(
+                p,
+                w,
+                f"pursues {target.name} one hex to {self.world.label(w.hex)}, dropping its other orders",
+                R_PURSUIT,
+            )
         else:
-            self.log(p, w, f"pursues {target.name}, dropping its other orders, but cannot follow into {self.world.label(nxt)}", R_PURSUIT)
+            self.log(
+                p,
+                w,
+                f"pursues {target.name}, dropping its other orders, but cannot follow into {self.world.label(nxt)}",
+                R_PURSUIT,
+            )
 
     def _pursue(self, p: int, s: _State, actions: dict[str, str]) -> None:
         target = next((x for x in self.states if x.name == s.target), None)
@@ -477,7 +538,9 @@ class _Turn:
         if self.world.step_cost(s.mover, target.came_from or s.hex, target.hex)[0] is None:
             s.status = "done"
             actions[s.name] = STOPPED
-            self.log(p, s, f"cannot follow {target.name} into {terrain}; its movement ends", R_PURSUIT)
+            self.log(
+                p, s, f"cannot follow {target.name} into {terrain}; its movement ends", R_PURSUIT
+            )
             return
         chance = PURSUIT_CHANCE.get(terrain, 50)
         if s.mover.allowance < target.mover.allowance:
@@ -488,11 +551,21 @@ class _Turn:
             s.entered_this_phase = True
             s.status = "ready"
             actions[s.name] = PURSUE
-            self.log(p, s, f"catches {target.name} in {terrain} (rolled {roll} under {chance}%)", R_PURSUIT)
+            self.log(
+                p,
+                s,
+                f"catches {target.name} in {terrain} (rolled {roll} under {chance}%)",
+                R_PURSUIT,
+            )
         else:
             s.status = "done"
             actions[s.name] = STOPPED
-            self.log(p, s, f"loses {target.name} in {terrain} (rolled {roll}, needed under {chance}%); its movement ends", R_PURSUIT)
+            self.log(
+                p,
+                s,
+                f"loses {target.name} in {terrain} (rolled {roll}, needed under {chance}%); its movement ends",
+                R_PURSUIT,
+            )
 
 
 def with_orders(units: Iterable[Mover], **orders: str) -> list[Mover]:

@@ -86,13 +86,21 @@ class Mover:
 
     def __post_init__(self) -> None:
         if self.pursuit not in PURSUIT_OPTIONS:
-            raise MovementInputError(f"{self.name}: pursuit option must be 1, 2 or 3 (PBM \"Pursuit\"), got {self.pursuit!r}")
+            raise MovementInputError(
+                f'{self.name}: pursuit option must be 1, 2 or 3 (PBM "Pursuit"), got {self.pursuit!r}'
+            )
         if self.pursuit == 3 and not self.kind.armoured:
-            raise MovementInputError(f"{self.name}: only armoured and mechanised units may set breakthrough (3) (PBM \"Pursuit\")")
+            raise MovementInputError(
+                f'{self.name}: only armoured and mechanised units may set breakthrough (3) (PBM "Pursuit")'
+            )
         if self.specialty is not None and self.specialty not in SPECIALTIES:
-            raise MovementInputError(f"{self.name}: specialty must be one of {', '.join(SPECIALTIES)}, got {self.specialty!r}")
+            raise MovementInputError(
+                f"{self.name}: specialty must be one of {', '.join(SPECIALTIES)}, got {self.specialty!r}"
+            )
         if not 0 <= self.aggression <= 10:
-            raise MovementInputError(f"{self.name}: aggression factor runs 0 to 10, got {self.aggression!r}")
+            raise MovementInputError(
+                f"{self.name}: aggression factor runs 0 to 10, got {self.aggression!r}"
+            )
 
     @property
     def allowance(self) -> int:

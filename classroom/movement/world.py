@@ -63,9 +63,13 @@ class World:
         for r in self.routes:
             for end in (r.a, r.b):
                 if end not in self.centres:
-                    raise MovementInputError(f"a route ends at centre {end}, which the map does not list")
+                    raise MovementInputError(
+                        f"a route ends at centre {end}, which the map does not list"
+                    )
             if r.hexes[0] != self.centres[r.a].hex or r.hexes[-1] != self.centres[r.b].hex:
-                raise MovementInputError(f"route {r.a}-{r.b} must run from one centre's hex to the other's")
+                raise MovementInputError(
+                    f"route {r.a}-{r.b} must run from one centre's hex to the other's"
+                )
             for x, y in zip(r.hexes, r.hexes[1:]):
                 if direction_between(x, y) is None:
                     raise MovementInputError(f"route {r.a}-{r.b} jumps from {x} to {y}")
@@ -80,8 +84,12 @@ class World:
 
     def hex_for_label(self, label: str) -> Hex:
         if len(label) != 4 or not label.isdigit():
-            raise MovementInputError(f"a hex number has four digits, column then row; got {label!r}")
-        h = from_offset(int(label[:2]) - self.label_offset[0], int(label[2:]) - self.label_offset[1])
+            raise MovementInputError(
+                f"a hex number has four digits, column then row; got {label!r}"
+            )
+        h = from_offset(
+            int(label[:2]) - self.label_offset[0], int(label[2:]) - self.label_offset[1]
+        )
         if h not in self.terrain:
             raise MovementInputError(f"hex {label} is not on the map")
         return h
@@ -136,29 +144,39 @@ class World:
         return cost, why
 
     # --- admin moves ----------------------------------------------------------------------
-    def admin_path(self, h: Hex, order: Admin, side: str, control: Mapping[int, str | None]) -> tuple[Hex, ...]:
+    def admin_path(
+        self, h: Hex, order: Admin, side: str, control: Mapping[int, str | None]
+    ) -> tuple[Hex, ...]:
         """The hexes an admin move from ``h`` drives through, or an error naming the rule."""
         here = self.centre_at(h)
         routes = [r for r in self.routes if r.rail == order.rail]
         if order.hex_label is not None:
             target = self.hex_for_label(order.hex_label)
             if here is None:
-                raise MovementInputError(f"an admin move to a hex must start in a centre ({ADMIN_RULE})")
+                raise MovementInputError(
+                    f"an admin move to a hex must start in a centre ({ADMIN_RULE})"
+                )
             if control.get(here.id) != side:
-                raise MovementInputError(f"{here.name} is not under your physical control, so no admin move starts there ({ADMIN_RULE})")
+                raise MovementInputError(
+                    f"{here.name} is not under your physical control, so no admin move starts there ({ADMIN_RULE})"
+                )
             for r in routes:
                 if here.id in (r.a, r.b) and target in r.hexes and not r.rail:
                     end = self.centres[r.b if here.id == r.a else r.a].hex
                     path = r.towards(h, end)
                     return path[: path.index(target) + 1]
-            raise MovementInputError(f"hex {order.hex_label} is not on a road leaving {here.name} ({ADMIN_RULE})")
+            raise MovementInputError(
+                f"hex {order.hex_label} is not on a road leaving {here.name} ({ADMIN_RULE})"
+            )
         if order.centre not in self.centres:
             raise MovementInputError(f"centre {order.centre} is not on the map ({ADMIN_RULE})")
         dest = self.centres[order.centre]
         kind = "rail" if order.rail else "road"
         if here is not None:
             if control.get(here.id) != side:
-                raise MovementInputError(f"{here.name} is not under your physical control, so no admin move starts there ({ADMIN_RULE})")
+                raise MovementInputError(
+                    f"{here.name} is not under your physical control, so no admin move starts there ({ADMIN_RULE})"
+                )
             for r in routes:
                 if {r.a, r.b} == {here.id, dest.id}:
                     return r.towards(h, dest.hex)
@@ -166,11 +184,15 @@ class World:
                 f"no {kind} route runs straight from {here.name} to {dest.name}: name each centre on the way ({ADMIN_RULE})"
             )
         if order.rail:
-            raise MovementInputError(f"rail moves begin and end in a centre on the railway ({ADMIN_RULE})")
+            raise MovementInputError(
+                f"rail moves begin and end in a centre on the railway ({ADMIN_RULE})"
+            )
         for r in routes:
             if h in r.hexes and dest.id in (r.a, r.b):
                 if control.get(dest.id) != side:
-                    raise MovementInputError(f"{dest.name} must be friendly to drive there from the open road ({ADMIN_RULE})")
+                    raise MovementInputError(
+                        f"{dest.name} must be friendly to drive there from the open road ({ADMIN_RULE})"
+                    )
                 return r.towards(h, dest.hex)
         raise MovementInputError(f"this hex is not on a road leading to {dest.name} ({ADMIN_RULE})")
 

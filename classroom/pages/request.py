@@ -21,7 +21,9 @@ import struct
 from urllib.parse import parse_qsl
 
 CONNECT_TIMEOUT = 10.0
-QUERY_KEY_ENV = "HEXCLASS_QUERY_KEY"  # the same names as hexclass.classroom.gate (not imported here)
+QUERY_KEY_ENV = (
+    "HEXCLASS_QUERY_KEY"  # the same names as hexclass.classroom.gate (not imported here)
+)
 QUERY_KEY_HEADER = "X-Hexclass-Kernel-Key"
 
 

@@ -14,7 +14,8 @@ the store, so every page shows the letters as they were typed.
 from __future__ import annotations
 
 BIDI_CONTROLS = frozenset(
-    [chr(c) for c in range(0x202A, 0x202F)] + [chr(c) for c in range(0x2066, 0x206A)]
+    [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0x2066, 0x206A)]
     + ["\u200e", "\u200f"]
 )
 _TABLE = {ord(c): None for c in BIDI_CONTROLS}

@@ -129,7 +129,9 @@ _BAND_TEXT = {
 
 def _old_lines(f, rc, band, source, su, dist, eff) -> list[str]:
     lines = [f"Band: {_BAND_TEXT[band]}."]
-    lines.append(f"Nearest supply point {hex_name(source)}, {_hexes(dist)} by line of communication.")
+    lines.append(
+        f"Nearest supply point {hex_name(source)}, {_hexes(dist)} by line of communication."
+    )
     if band in (OldBand.FULL, OldBand.LIMITED) and eff is not None:
         what = "the rail net" if band is OldBand.FULL else "the nearest full or normal hex"
         lines.append(f"{_hexes(eff)} from {what}; radius {f.settings.radius}.")

@@ -91,7 +91,9 @@ def test_seat_page_frames_carry_no_seed_and_nothing_of_other_teams(server, brows
         wait_for_board(page)
         # use the page a little: open every tab so lazily built panels send their state
         for tab in ("Game log", "Score", "Game & help", "Enemy phase"):
-            before = page.evaluate("() => Number(document.documentElement.getAttribute('data-hexclass-idle'))")
+            before = page.evaluate(
+                "() => Number(document.documentElement.getAttribute('data-hexclass-idle'))"
+            )
             page.get_by_role("tab", name=tab).first.click()
             wait_for_kernel_idle(page, after=before)
         html = page.content()
@@ -148,8 +150,11 @@ def test_reloads_keep_the_seat_and_do_not_pile_up_kernels(server, browser, team_
         assert len(pids) == 4  # every load is its own kernel ...
         # ... and the old ones are gone (the beacon on reload, or the grace after it)
         alive_now = wait_until(
-            lambda: (left := [p for p in pids if os.path.exists(f"/proc/{p}")]) and len(left) == 1
-            and left,
+            lambda: (
+                (left := [p for p in pids if os.path.exists(f"/proc/{p}")])
+                and len(left) == 1
+                and left
+            ),
             timeout=GRACE + 60,
         )
         assert alive_now == [kernel_pid(page)]

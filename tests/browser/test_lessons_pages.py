@@ -152,7 +152,9 @@ def test_team_lesson_steps_a_first_turn(voila, page, artifacts):
     open_lesson(voila, page, "ca-playing-as-a-team", canvases=1)
     step = page.get_by_role("button", name="Next step ▶")
     step.click()
-    wait_for_text(page, "Refused: CA p.7 \"Co-operative Team Play\": A1 is not commanded by seat 'D'")
+    wait_for_text(
+        page, "Refused: CA p.7 \"Co-operative Team Play\": A1 is not commanded by seat 'D'"
+    )
     step.click()
     wait_for_text(page, "A1 enters at 1d")
     assert canvas_is_painted(page, 0)

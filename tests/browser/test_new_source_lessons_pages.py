@@ -21,7 +21,9 @@ def test_cherbourg_lesson_recomputes_the_column_and_rolls(voila, page, artifacts
     page.goto(voila.url("lessons/cherbourg-combat-table.ipynb"), timeout=TIMEOUT)
     wait_for_widgets(page)
     wait_for_text(page, "11 to 4, fraction dropped: 2-1")  # the explorer's first working
-    box = page.locator(".hexclass-cherbourg-crt .widget-inline-hbox:has-text('attack points') input").first
+    box = page.locator(
+        ".hexclass-cherbourg-crt .widget-inline-hbox:has-text('attack points') input"
+    ).first
     box.fill("12")
     box.press("Enter")
     wait_for_text(page, "12 to 4, fraction dropped: 3-1")
@@ -30,7 +32,9 @@ def test_cherbourg_lesson_recomputes_the_column_and_rolls(voila, page, artifacts
     wait_for_text(page, "on 3-1:")
     assert "Cherbourg 5.1.6" in page.evaluate("document.body.innerText")
     # A self-check: a wrong pick gets its own hint and another try, not the answer.
-    check = page.locator(".widget-vbox:has(> .widget-html:has-text('13 attack points against 5'))").first
+    check = page.locator(
+        ".widget-vbox:has(> .widget-html:has-text('13 attack points against 5'))"
+    ).first
     check.scroll_into_view_if_needed()
     check.locator("label:has-text('3-1') input").check()
     check.get_by_role("button", name="Check").click()
@@ -54,7 +58,9 @@ def test_movement_lesson_adds_an_order_with_a_canvas_click(voila, page, artifact
     selector = ".hexclass-movement-timing canvas"
     page.wait_for_selector(selector, timeout=TIMEOUT)
     page.wait_for_function(
-        "s => { const c = document.querySelector(s); return c && c.width > 100; }", arg=selector, timeout=TIMEOUT
+        "s => { const c = document.querySelector(s); return c && c.width > 100; }",
+        arg=selector,
+        timeout=TIMEOUT,
     )
     page.locator(selector).first.scroll_into_view_if_needed()
     page.wait_for_function(

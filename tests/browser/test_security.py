@@ -198,7 +198,10 @@ def test_the_instructor_page_needs_the_key(server, made):
     line = right.cookies[G.KEY_COOKIE][0]
     assert "HttpOnly" in line and "SameSite=Strict" in line and server.key not in line
     opened = request(
-        server, "GET", INSTRUCTOR, headers={"Cookie": f"{G.KEY_COOKIE}={right.cookie(G.KEY_COOKIE)}"}
+        server,
+        "GET",
+        INSTRUCTOR,
+        headers={"Cookie": f"{G.KEY_COOKIE}={right.cookie(G.KEY_COOKIE)}"},
     )
     assert opened.status == 200 and "kernelId" in opened.text
 
@@ -408,8 +411,11 @@ def test_token_less_pages_share_a_capped_budget(server, made):
         r = request(server, "GET", HOME)
         assert r.status == 200 and "kernelId" in r.text
         served += 1
-    for path in (HOME, "/voila/render/classroom/pages/defender.ipynb", "/voila/render/"
-                 "lessons/play-combined-arms.ipynb"):
+    for path in (
+        HOME,
+        "/voila/render/classroom/pages/defender.ipynb",
+        "/voila/render/lessons/play-combined-arms.ipynb",
+    ):
         r = request(server, "GET", path)
         assert r.status == 503, path
         assert re.search(r"busy.*Try again in \d+ s", r.text, re.S)
@@ -439,10 +445,24 @@ def test_the_documented_tls_proxy_serves_a_seat_page(server, made, browser, tmp_
     from .conftest import free_port
 
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem"),
-         "-subj", "/CN=127.0.0.1"],
-        check=True, capture_output=True,
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-keyout",
+            str(tmp_path / "key.pem"),
+            "-out",
+            str(tmp_path / "cert.pem"),
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
     )
     tls, plain = free_port(), free_port()
     site = (
@@ -454,7 +474,8 @@ def test_the_documented_tls_proxy_serves_a_seat_page(server, made, browser, tmp_
         .replace("http://127.0.0.1:8866", f"http://127.0.0.1:{server.port}")
     )
     temp = " ".join(
-        f"{k}_temp_path {tmp_path / k};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        f"{k}_temp_path {tmp_path / k};"
+        for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
     (tmp_path / "nginx.conf").write_text(
         f"user root; daemon off; pid {tmp_path / 'nginx.pid'}; error_log {tmp_path / 'error.log'};\n"
@@ -462,7 +483,8 @@ def test_the_documented_tls_proxy_serves_a_seat_page(server, made, browser, tmp_
     )
     proxy = subprocess.Popen(
         [NGINX, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
     )
     ctx = browser.new_context(viewport={"width": 1366, "height": 768}, ignore_https_errors=True)
     try:

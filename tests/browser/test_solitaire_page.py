@@ -241,7 +241,9 @@ def test_home_page_links_to_solitaire_and_every_lesson(hexclass_server, page, ar
     page.wait_for_selector("text=Play Combined Arms (solitaire)", timeout=90_000)
     page.screenshot(path=str(artifacts / "home.png"), full_page=True)
     hrefs = page.locator("a").evaluate_all("els => els.map(e => e.href)")
-    lessons = sorted(p.name for p in (pathlib.Path(__file__).parents[2] / "lessons").glob("*.ipynb"))
+    lessons = sorted(
+        p.name for p in (pathlib.Path(__file__).parents[2] / "lessons").glob("*.ipynb")
+    )
     for name in lessons:
         assert any(h.endswith(f"/lessons/{name}") for h in hrefs), name
     page.get_by_text("Play Combined Arms (solitaire)").click()

@@ -34,7 +34,10 @@ def test_artillery_example_of_8_0():
 
 def test_naval_example_of_9_0_lands_in_the_first_column():
     ship = Unit("USN", UnitType.NAVAL_SUPPORT, 4, 4, 6)
-    guns = [Unit("3-1-0(15)", UnitType.COASTAL_ARTILLERY, 3, 1, 0, range=15), Unit("2-1-4(6)", UnitType.ARTILLERY, 2, 1, 4, range=6)]
+    guns = [
+        Unit("3-1-0(15)", UnitType.COASTAL_ARTILLERY, 3, 1, 0, range=15),
+        Unit("2-1-4(6)", UnitType.ARTILLERY, 2, 1, 4, range=6),
+    ]
     b = bombardment(artillery_power(guns), [ship], ARTILLERY, ["sea"])
     assert (b.power, b.vulnerability, b.value, b.left) == (5, 4, 20, 0)
     assert b.column == 0  # the text names it 13-24; the table's first column is 1-24
@@ -47,7 +50,18 @@ def test_rivers_shelter_from_aircraft_but_not_from_guns():
 
 
 def test_column_edges():
-    assert [bomb_column(v) for v in (1, 24, 25, 48, 49, 72, 73, 96, 97, 500)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert [bomb_column(v) for v in (1, 24, 25, 48, 49, 72, 73, 96, 97, 500)] == [
+        0,
+        0,
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+        4,
+    ]
 
 
 def test_exact_casualty_chance_per_column():

@@ -59,9 +59,18 @@ def bn(name, reg, div="4th DI", side="US", a=1, d=4):
 
 
 def test_a_complete_regiment_earns_a_column_its_own_way():
-    defenders = (bn("1/919", "919th RI", "709th DI", "DE"), bn("2/919", "919th RI", "709th DI", "DE"))
-    whole = Combat(tuple(bn(f"{i}/8", "8th RI", a=4) for i in (1, 2, 3)), defenders, order_of_battle=OOB)
-    partial = Combat(tuple(bn(f"{i}/8", "8th RI", a=4) for i in (1, 2)) + (inf("x", 4),), defenders, order_of_battle=OOB)
+    defenders = (
+        bn("1/919", "919th RI", "709th DI", "DE"),
+        bn("2/919", "919th RI", "709th DI", "DE"),
+    )
+    whole = Combat(
+        tuple(bn(f"{i}/8", "8th RI", a=4) for i in (1, 2, 3)), defenders, order_of_battle=OOB
+    )
+    partial = Combat(
+        tuple(bn(f"{i}/8", "8th RI", a=4) for i in (1, 2)) + (inf("x", 4),),
+        defenders,
+        order_of_battle=OOB,
+    )
     # 12 against 8 is 1-1 in both; the complete 8th moves it right, the complete 919th left
     assert combat_column(whole).right == 0 and combat_column(whole).name == "1-1"
     assert combat_column(partial).right == -1 and combat_column(partial).name == "1-2"
@@ -76,7 +85,10 @@ def test_three_regiments_of_one_division_add_a_column():
 
 
 def test_artillery_regiments_earn_no_command_column():
-    guns = (Unit("a/4", UnitType.ARTILLERY, 3, 1, 4, regiment="4th RArt"), Unit("b/4", UnitType.ARTILLERY, 3, 1, 4, regiment="4th RArt"))
+    guns = (
+        Unit("a/4", UnitType.ARTILLERY, 3, 1, 4, regiment="4th RArt"),
+        Unit("b/4", UnitType.ARTILLERY, 3, 1, 4, regiment="4th RArt"),
+    )
     rep = combat_column(Combat(guns, (inf("d", 2, side="DE"),), order_of_battle=OOB))
     assert rep.right == 0
 
@@ -90,7 +102,15 @@ def test_a_damaged_unit_fights_at_half_rounded_up():
 
 def test_air_points_and_supporting_guns_join_the_totals():
     gun = Unit("155 bn", UnitType.ARTILLERY, 3, 1, 4, range=6)
-    rep = combat_column(Combat((inf("a", 4),), (inf("d", 1, side="DE"),), attack_air=5, supporting_artillery=(gun,), defence_air=0))
+    rep = combat_column(
+        Combat(
+            (inf("a", 4),),
+            (inf("d", 1, side="DE"),),
+            attack_air=5,
+            supporting_artillery=(gun,),
+            defence_air=0,
+        )
+    )
     assert rep.attack == 12 and rep.name == "3-1"
     with pytest.raises(CherbourgInputError, match="artillery alone cannot have air support"):
         Combat((gun,), DEF, attack_air=3)

@@ -55,7 +55,11 @@ def test_the_side_concerned_must_choose_its_victim():
 
 def test_emp_makes_the_attacker_pay_at_least_the_defence_given_up():
     a = run("EMP", emp_defenders=["D1"], emp_attackers=["A1"])  # 3 defence for 4 attack
-    assert a.eliminated == ("D1", "A1") and a.defenders_retreat and [u.name for u in a.attackers] == ["A2"]
+    assert (
+        a.eliminated == ("D1", "A1")
+        and a.defenders_retreat
+        and [u.name for u in a.attackers] == ["A2"]
+    )
     with pytest.raises(CherbourgInputError, match="at least 5 attack points"):
         run("EMP", emp_defenders=["D1", "D2"], emp_attackers=["A1"])  # 5 owed, 4 paid
     with pytest.raises(CherbourgInputError, match="at least one unit"):

@@ -8,7 +8,9 @@ import pytest
 
 import hexclass.classroom.cna
 
-MODULES = [m.name for m in pkgutil.iter_modules(hexclass.classroom.cna.__path__, "hexclass.classroom.cna.")]
+MODULES = [
+    m.name for m in pkgutil.iter_modules(hexclass.classroom.cna.__path__, "hexclass.classroom.cna.")
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

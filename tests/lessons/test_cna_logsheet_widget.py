@@ -139,7 +139,9 @@ def test_planner_drives_a_unit_to_the_collapse_stop_and_back():
     # stage 3 starts at -20: 25 CPs free, 6 more reach -26 and the unit stops (CNA 6.26)
     assert levels == [0, -10, -20, -26, -21, -16, -11]
     assert "+0, -10, -20, -26, -21, -16, -11" in planner.summary.value
-    assert planner.unspent[2] == 4 and "4 of the 35 CPs planned never spent" in planner.summary.value
+    assert (
+        planner.unspent[2] == 4 and "4 of the 35 CPs planned never spent" in planner.summary.value
+    )
 
 
 def test_a_collapsed_unit_spends_nothing_until_it_has_rested():
@@ -213,7 +215,9 @@ def test_planner_with_the_gun_says_why_and_drops_the_old_summary():
 def test_identical_cohesion_lines_are_drawn_once_with_both_names():
     lab = LogSheetLab()
     act(lab, "move", "Italian tank bn", 30)
-    labels = [ln.get_label() for ln in lab.figure.axes[0].lines if not ln.get_label().startswith("_")]
+    labels = [
+        ln.get_label() for ln in lab.figure.axes[0].lines if not ln.get_label().startswith("_")
+    ]
     # RNF, KRRC and the battery all stay at 0: one line, named for all three
     together = [x for x in labels if "1st RNF" in x]
     assert len(together) == 1 and "4th RHA battery" in together[0] and "1st KRRC" in together[0]

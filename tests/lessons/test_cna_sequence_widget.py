@@ -266,6 +266,7 @@ def test_a_one_cp_step_says_cp_not_cps(skirmish):
 
 
 def test_the_skirmish_sheet_shows_the_guns_two_cpas(skirmish):
-    assert "<td>4th RHA battery</td><td>Commonwealth</td><td>F3</td><td>0 to move, 10 for the rest</td>" in (
-        skirmish.sheet.value
+    assert (
+        "<td>4th RHA battery</td><td>Commonwealth</td><td>F3</td><td>0 to move, 10 for the rest</td>"
+        in (skirmish.sheet.value)
     )

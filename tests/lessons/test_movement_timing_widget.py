@@ -25,7 +25,10 @@ def test_the_estel_plan_plays_out(lab):
     t = lab.result
     estel = lab.world.centres[ESTEL].hex
     assert t.arrival("APC", estel) == 7 and t.arrival("Infantry", estel) == 12
-    assert "·0·0·0·0·0·A" in lab.chart.value.replace("</td>", "").replace('<td title="', "|") or "A" in lab.chart.value
+    assert (
+        "·0·0·0·0·0·A" in lab.chart.value.replace("</td>", "").replace('<td title="', "|")
+        or "A" in lab.chart.value
+    )
     lab.phase.value = 6
     assert "red" in lab.status.value  # Estel still red after phase 6
     lab.phase.value = 7

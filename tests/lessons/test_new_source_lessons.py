@@ -38,8 +38,18 @@ def test_lesson_has_every_required_part(stem):
 @pytest.mark.parametrize("stem", LESSONS)
 def test_lesson_shows_its_widgets(stem):
     nb = nbformat.read(ROOT / "lessons" / f"{stem}.ipynb", as_version=4)
-    NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
-    views = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if WIDGET_VIEW in o.get("data", {})]
+    NotebookClient(
+        nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    ).execute()
+    views = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if WIDGET_VIEW in o.get("data", {})
+    ]
     assert len(views) >= 8
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    errors = [
+        o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"
+    ]
     assert errors == []

@@ -290,8 +290,9 @@ def test_the_panels_itemise_resupply_and_consumption_from_the_model():
     assert f"<td>in all, per turn</td><td></td><td>{cost:g}</td>" in html
     from hexclass.classroom.toaw.unit import Bookkeeping, resupply_amount
 
-    b = Bookkeeping(status=SupplyStatus.SUPPLIED, location_level=15.0, turn_days=3.5,
-                    **u.circumstances())
+    b = Bookkeeping(
+        status=SupplyStatus.SUPPLIED, location_level=15.0, turn_days=3.5, **u.circumstances()
+    )
     assert f"= {resupply_amount(b, moved_last_turn=True):.1f} points of unit supply" in html
 
 

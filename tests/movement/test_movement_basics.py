@@ -57,7 +57,14 @@ def test_orders_are_parsed_as_a_turn_sheet_writes_them():
 
 
 def test_directions_name_the_sides_of_a_flat_topped_hex():
-    assert [step((0, 0), d) for d in range(1, 7)] == [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+    assert [step((0, 0), d) for d in range(1, 7)] == [
+        (0, -1),
+        (1, -1),
+        (1, 0),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+    ]
     assert direction_between((0, 0), (0, 1)) == 4 and direction_between((0, 0), (2, 0)) is None
     lay = FlatLayout(20, (50, 50))
     north, south = lay.hex_to_pixel((0, -1)), lay.hex_to_pixel((0, 1))
@@ -102,7 +109,9 @@ def test_major_rivers_need_a_bridge_unless_the_unit_is_special():
     side = frozenset({(0, 0), (0, 1)})
     w = world(major_rivers=frozenset({side}))
     assert w.step_cost(unit(), (0, 0), (0, 1))[0] is None
-    assert w.step_cost(unit(specialty="marine"), (0, 0), (0, 1))[0] == 2  # crossed as a minor river: +1 on foot
+    assert (
+        w.step_cost(unit(specialty="marine"), (0, 0), (0, 1))[0] == 2
+    )  # crossed as a minor river: +1 on foot
     assert w.step_cost(unit(UnitType.MECHANISED, amphibious=True), (0, 0), (0, 1))[0] == 1
     bridged = world(major_rivers=frozenset({side}), bridges=frozenset({side}))
     assert bridged.step_cost(unit(), (0, 0), (0, 1))[0] == 1

@@ -15,14 +15,19 @@ def line_world(red_centre: int | None = None):
     for d in [3, 2, 3, 2, 3, 2]:
         hexes.append(step(hexes[-1], d))
     t = rectangle(8, 4)
-    centres = {100 + i: Centre(100 + i, f"C{i}", h, "red" if i == red_centre else "blue") for i, h in enumerate(hexes)}
+    centres = {
+        100 + i: Centre(100 + i, f"C{i}", h, "red" if i == red_centre else "blue")
+        for i, h in enumerate(hexes)
+    }
     routes = tuple(Route(100 + i, 101 + i, (hexes[i], hexes[i + 1])) for i in range(6))
     return World(t, centres, routes)
 
 
 def test_physical_control_follows_the_units_and_falls_back_to_the_owner():
     w = line_world()
-    scout = Mover("scout", "red", UnitType.MECHANISED, from_offset(0, 0), "4,1")  # into C0, then out
+    scout = Mover(
+        "scout", "red", UnitType.MECHANISED, from_offset(0, 0), "4,1"
+    )  # into C0, then out
     t = run_turn(w, [scout])
     assert t.control(100, 0) == "blue"
     assert t.control(100, 1) == "red"  # red alone in it at the end of phase 1
@@ -40,7 +45,14 @@ def test_both_sides_present_leaves_a_centre_contested():
 
 def test_combat_costs_an_admin_mover_one_centre_per_round():
     w = line_world(red_centre=3)
-    truck = Mover("truck", "blue", UnitType.MECHANISED, w.centres[100].hex, "101,102,103,104,105,106", strength=8)
+    truck = Mover(
+        "truck",
+        "blue",
+        UnitType.MECHANISED,
+        w.centres[100].hex,
+        "101,102,103,104,105,106",
+        strength=8,
+    )
     guard = Mover("guard", "red", UnitType.INFANTRY, w.centres[103].hex, "", strength=1)
     t = run_turn(w, [truck, guard])
     assert t.arrival("truck", w.centres[103].hex) == 6
@@ -52,16 +64,27 @@ def test_combat_costs_an_admin_mover_one_centre_per_round():
 
 def test_no_admin_move_out_of_combat():
     w = line_world(red_centre=3)
-    truck = Mover("truck", "blue", UnitType.MECHANISED, w.centres[100].hex, "101,102,103,104", strength=8)
-    guard = Mover("guard", "red", UnitType.INFANTRY, w.centres[103].hex, "", strength=2)  # 5 against 5
+    truck = Mover(
+        "truck", "blue", UnitType.MECHANISED, w.centres[100].hex, "101,102,103,104", strength=8
+    )
+    guard = Mover(
+        "guard", "red", UnitType.INFANTRY, w.centres[103].hex, "", strength=2
+    )  # 5 against 5
     t = run_turn(w, [truck, guard])
     assert all(t.position("truck", p) == w.centres[103].hex for p in range(6, 13))
     assert t.chart("truck")[5:] == "⚔" * 7  # a drawn round every phase
 
 
 def duel(**blue):
-    red = Mover("red", "red", UnitType.INFANTRY, RED_AT, "", strength=blue.pop("red_strength", 3),
-                anti_tank=blue.pop("anti_tank", False))
+    red = Mover(
+        "red",
+        "red",
+        UnitType.INFANTRY,
+        RED_AT,
+        "",
+        strength=blue.pop("red_strength", 3),
+        anti_tank=blue.pop("anti_tank", False),
+    )
     kind = blue.pop("kind", UnitType.ARMOUR_NORMAL)
     kw = {"strength": 8, "pursuit": 2, "aggression": 5, "orders": "1"} | blue
     return [Mover("blue", "blue", kind, BLUE_AT, **kw), red]
@@ -141,7 +164,9 @@ def test_rail_moves_need_a_railway_and_road_moves_a_road():
 
 def test_an_installation_stays_with_whoever_passed_through_last():
     w = rail_world()
-    raider = Mover("raider", "red", UnitType.MECHANISED, from_offset(1, 2), "6,3")  # in, then out again
+    raider = Mover(
+        "raider", "red", UnitType.MECHANISED, from_offset(1, 2), "6,3"
+    )  # in, then out again
     t = run_turn(w, [raider])
     depot = w.centres[103].hex
     assert t.position("raider", 1) == depot

@@ -236,14 +236,18 @@ def test_a_served_seat_kernel_is_locked_in_and_its_seat_still_plays(tmp_path, mo
         assert "application/vnd.jupyter.widget-view+json" in html and "Traceback" not in html
         kernel = _kernel_pid(re.search(r'"kernelId": ?"([0-9a-f-]+)"', html)[1])
         cmdline = _cmdline(kernel)
-        assert cmdline[1:3] == ["-m", "hexclass.classroom.sandbox"] and f"--hide={key_path}" in cmdline
+        assert (
+            cmdline[1:3] == ["-m", "hexclass.classroom.sandbox"] and f"--hide={key_path}" in cmdline
+        )
         connection_file = cmdline[cmdline.index("-f") + 1]
         log.flush()
         ikey = re.search(r"^instructor key: (\S+)$", pathlib.Path(log.name).read_text(), re.M)
         ihtml = instructor_opener(base, ikey.group(1)).open(made.instructor_url, timeout=300)
         ikernel_id = re.search(r'"kernelId": ?"([0-9a-f-]+)"', ihtml.read().decode())[1]
         teacher = _kernel_pid(ikernel_id)
-        assert "hexclass.classroom.sandbox" not in _cmdline(teacher)  # it holds the key: not locked in
+        assert "hexclass.classroom.sandbox" not in _cmdline(
+            teacher
+        )  # it holds the key: not locked in
         server = _status(base)["server_pid"]
         teacher_file = str(pathlib.Path(connection_file).with_name(f"kernel-{ikernel_id}.json"))
         params = {

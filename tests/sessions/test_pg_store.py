@@ -195,7 +195,10 @@ def test_a_change_from_another_process_is_pushed_not_polled(pg_url):
             " EndPhase('support')).ok); s.close()"
         )
         out = subprocess.run(
-            [sys.executable, "-c", code, pg_url, str(g)], capture_output=True, text=True, timeout=180
+            [sys.executable, "-c", code, pg_url, str(g)],
+            capture_output=True,
+            text=True,
+            timeout=180,
         )
         assert out.stdout.strip() == "True", out.stderr
         assert woke.wait(60), "the NOTIFY never woke the follower"

@@ -179,7 +179,17 @@ def test_a_missing_postgresql_database_is_named(pg_server):
 def test_class_new_on_a_read_only_postgresql_store_ends_in_a_sentence(pg_url):
     url = _with_option(pg_url, "default_transaction_read_only=on")
     run = subprocess.run(
-        [sys.executable, "-m", "hexclass.classroom.cli", "class", "new", "--teams", "1", "--store", url],
+        [
+            sys.executable,
+            "-m",
+            "hexclass.classroom.cli",
+            "class",
+            "new",
+            "--teams",
+            "1",
+            "--store",
+            url,
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -191,8 +191,12 @@ def test_radius_zero_a_new_point_never_takes_away_the_quarter_rule():
 
     from hexclass.classroom.toaw import HexMap, Rules, Situation, SupplySettings, supply_field
 
-    terrain = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 10, 13], [13, 0, 0], [0, 0, 0]], dtype=np.uint8)
-    roads = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=np.uint8)
+    terrain = np.array(
+        [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 10, 13], [13, 0, 0], [0, 0, 0]], dtype=np.uint8
+    )
+    roads = np.array(
+        [[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=np.uint8
+    )
     m = HexMap(terrain=terrain, features=roads)
     settings = SupplySettings(rules=Rules.NEW, radius=0)
     one = Situation().with_source((-1, 4), 1)

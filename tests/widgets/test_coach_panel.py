@@ -13,7 +13,7 @@ def test_solitaire_app_has_the_coach_and_suggest_explains_orders():
     dice = app.state.dice.snapshot()
     app.coach.suggest_button.click()
     text = app.coach.text.value
-    assert "<ol>" in text and 'CA &quot;' in text, text
+    assert "<ol>" in text and "CA &quot;" in text, text
     assert app.state.dice.snapshot() == dice  # thought on copies only
     first = app.coach.last.orders[0].action
     assert app.game.check(first) is None  # the suggestion is a legal order now

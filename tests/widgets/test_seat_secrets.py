@@ -72,9 +72,7 @@ def test_seat_page_builds_no_seed_and_no_solitaire_controls(store):
 def test_a_refused_seat_link_builds_nothing_but_the_refusal(store):
     create_class(store, teams=1, seed=SEED)
     page, widgets = widgets_made_by(lambda: seat_page("not-a-real-token-at-all-xxxxxxxx", store))
-    assert [type(w) for w in widgets if not isinstance(w, W.Layout | W.Style)] == [
-        type(page)
-    ]
+    assert [type(w) for w in widgets if not isinstance(w, W.Layout | W.Style)] == [type(page)]
     assert str(SEED) not in states_text(widgets)
 
 
