@@ -154,12 +154,17 @@ def tree_usage(pid: int) -> tuple[int, float]:
             cmd = pathlib.Path(f"/proc/{p}/cmdline").read_bytes()
         except OSError:
             continue
-        if b"ipykernel_launcher" in cmd:
+        if is_kernel(cmd):
             kernels += 1
         for line in status.splitlines():
             if line.startswith("VmRSS:"):
                 rss += int(line.split()[1])
     return kernels, rss / 1024
+
+
+def is_kernel(cmdline: bytes) -> bool:
+    """A page kernel: ipykernel's launcher, or the sandbox that runs it (issue 23)."""
+    return b"ipykernel_launcher" in cmdline or b"classroom.sandbox" in cmdline
 
 
 def kernel_rss(pid: int) -> list[float]:
@@ -170,7 +175,7 @@ def kernel_rss(pid: int) -> list[float]:
             status = pathlib.Path(f"/proc/{p}/status").read_text()
         except OSError:
             continue
-        if b"ipykernel_launcher" in cmd:
+        if is_kernel(cmd):
             out += [
                 int(ln.split()[1]) / 1024 for ln in status.splitlines() if ln.startswith("VmRSS:")
             ]
