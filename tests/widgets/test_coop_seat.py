@@ -9,37 +9,14 @@ from __future__ import annotations
 
 import html
 
-import pytest
-
 from hexclass.classroom.combined_arms import DeclareFire, EndPhase, Enter, check, legal_actions
 from hexclass.classroom.combined_arms.scenarios import load_position
-from hexclass.classroom.sessions import create_class, open_seat, open_store
 from hexclass.classroom.sessions.store import INSTRUCTOR, ClassSettings
 from hexclass.widgets.coop_seat import SeatApp
 
 
-@pytest.fixture
-def kernels(tmp_path):
-    """``kernel(token)``: a seat page in its own 'kernel' (its own store connection)."""
-    path = tmp_path / "class.db"
-    opened = []
-
-    def kernel(token):
-        store = open_store(path)
-        opened.append(store)
-        return SeatApp(open_seat(store, token), poll=False)
-
-    kernel.path = path
-    yield kernel
-    for s in opened:
-        s.close()
-
-
 def make(kernels, **kw):
-    store = open_store(kernels.path)
-    made = create_class(store, teams=1, seed=kw.pop("seed", 11), **kw)
-    store.close()
-    return {s.seat: s.token for s in made.teams[0].seats}
+    return kernels.team(**kw)  # tests/widgets/conftest.py
 
 
 def message(seat: SeatApp) -> str:
