@@ -124,6 +124,14 @@ def add_serve_command(commands) -> None:
         "without an open page (30)",
     )
     p.add_argument(
+        "--console-warm",
+        type=_size,
+        default=10,
+        metavar="N",
+        help="when the instructor page opens, preheat N seat kernels for the class about to "
+        "be created: the seats opened in its first minute (10: two teams of five)",
+    )
+    p.add_argument(
         "--cull-after",
         type=_seconds,
         default=120.0,
@@ -186,6 +194,7 @@ def voila_command(
     *,
     store: str | None = None,
     class_size: int = 30,
+    console_warm: int = 10,
     cull_after: float = 120.0,
     reload_grace: float = 10.0,
     max_kernels: int = 8,
@@ -237,6 +246,7 @@ def voila_command(
             "--VoilaKernelManager.fill_delay=0",
             f"--HexclassKernelManager.seat_pool_min={seat_min}",
             f"--HexclassKernelManager.seat_pool_max={class_size}",
+            f"--HexclassKernelManager.console_warm_seats={console_warm}",
         ]
     return cmd
 
@@ -408,6 +418,7 @@ def run(args) -> int:
         not args.no_preheat,
         store=store,
         class_size=args.class_size,
+        console_warm=args.console_warm,
         cull_after=args.cull_after,
         reload_grace=args.reload_grace,
         max_kernels=args.max_kernels if args.max_kernels is not None else default_max_kernels(),

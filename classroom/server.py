@@ -21,7 +21,9 @@ Voilà it adds:
   store's running games have seats without a live page (between ``seat_pool_min`` and
   ``seat_pool_max``), counted again as soon as the store file changes, so a class just
   created has its kernels starting before its links are handed out; an instructor
-  console that opens warms ``console_warm_seats`` more for the class it will create.
+  console that opens warms ``console_warm_seats`` for the class it will create; a
+  seat page that takes a kernel lowers the pool's size first, so Voilà's refill starts
+  a kernel only for a seat the pool does not cover.
 * ``/`` redirects to the home page; ``/hexclass/api/status`` (loopback only) reports the
   kernel counts and PIDs; one log line per kernel started or stopped, with the counts.
 * **Nothing for free on an open network** (:mod:`hexclass.classroom.gate`, ``docs/security.md``):
@@ -90,7 +92,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
     seat_pool_max = Integer(30, config=True, help="preheated seat kernels at most")
     pool_burst = Integer(4, config=True, help="pool kernels starting at the same time, at most")
     console_warm_seats = Integer(
-        5, config=True, help="seat kernels kept ready after an instructor console opens"
+        10, config=True, help="seat kernels kept ready after an instructor console opens"
     )
     console_warm_for = Float(
         900.0, config=True, help="seconds after a console opens that those seats stay warm"
@@ -281,14 +283,15 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         if len(pool) < size:
             self.fill_if_needed(delay=0, notebook_name=SEAT)
 
-    def wanted_seat_pool(self) -> int:
+    def wanted_seat_pool(self, taking: int = 0) -> int:
         """Seats of running games minus seat pages served, within the configured bounds.
 
         The seats are counted again as soon as the store file changes (a class just
         created is warmed within ``STORE_WATCH_SECONDS``, before its links are handed
         out) and at least every ``STORE_CHECK_SECONDS``. An instructor console opened
-        in the last ``console_warm_for`` seconds keeps ``console_warm_seats`` ready for
-        the class it is about to create.
+        in the last ``console_warm_for`` seconds warms ``console_warm_seats`` for the
+        class it is about to create: that many seats, less the seat pages served since.
+        ``taking`` counts pages about to be handed a kernel as served already.
         """
         now = time.monotonic()
         if self.store_path:
@@ -296,11 +299,29 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             if stamp != self._store_stamp or now - self._seats_checked > STORE_CHECK_SECONDS:
                 self._seats, self._store_stamp = open_seats(self.store_path), stamp
                 self._seats_checked = now
-        free = self._seats - self.served_pages(SEAT)
+        served = self.served_pages(SEAT) + taking
+        free = self._seats - served
         consoles = [k for k, page in self._page.items() if page == INSTRUCTOR]
         if any(now - self._born.get(k, -1e9) < self.console_warm_for for k in consoles):
-            free = max(free, self.console_warm_seats)
+            free = max(free, self.console_warm_seats - served)
         return max(self.seat_pool_min, min(self.seat_pool_max, free))
+
+    def before_seat_taken(self) -> None:
+        """Size the seat pool for the page about to take a kernel from it.
+
+        Voilà refills a pool to its configured size the moment a visitor takes a kernel.
+        Right after *Create* that refill started one kernel per opened seat, on the same
+        cores as the pages being drawn, although the pool already held a kernel for every
+        seat still to come. Lowering the size first (never raising it) means a kernel
+        starts only for seats the pool does not cover.
+        """
+        config = getattr(self, "kernel_pools_config", None)
+        if not config or SEAT not in config:
+            return
+        want = self.wanted_seat_pool(taking=1)
+        if want < config[SEAT].get("pool_size", 0):
+            config[SEAT] = {**config[SEAT], "pool_size": want}
+            self.log.info("hexclass: seat pool set to %s (a seat page takes a kernel)", want)
 
     def served_pages(self, page: str) -> int:
         """Kernels of ``page`` handed to a visitor (open, or still loading in the browser)."""
@@ -565,6 +586,8 @@ class _Recorder:
 
     async def get_rendered_notebook(self, notebook_name, *args, **kwargs):
         ready_first(getattr(self._km, "_pools", {}).get(notebook_name))
+        if notebook_name == SEAT:
+            self._km.before_seat_taken()
         result = await self._km.get_rendered_notebook(notebook_name, *args, **kwargs)
         self._handler.bind(result[2])
         return result

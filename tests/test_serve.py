@@ -229,6 +229,28 @@ def test_the_seat_pool_follows_the_class(served):
     s.wait_for(lambda: s.status()["kernels"] >= 7)  # 6 seats + 1 solitaire
 
 
+def test_a_seat_page_taken_from_a_pool_that_covers_its_class_starts_no_kernel(served):
+    """Right after *Create*: the pool holds a kernel for every seat, so a take refills nothing.
+
+    Voilà refills a pool the moment a kernel is taken; that refill started one kernel per
+    opened seat beside the pages being drawn (issue 22, the first minute of a lesson).
+    """
+    s = served("--class-size", "6")
+    s.ready(kernels=3)
+    store = open_store(s.store)
+    links = create_class(store, teams=1, base_url=s.base)  # 5 seats: the pool covers them
+    store.close()
+    s.wait_for(lambda: "seat pool set to 5" in s.text())
+    full = s.wait_for(
+        lambda: (st := s.status())["preheated"] == 6 and None not in st["pids"] and st
+    )
+    urllib.request.urlopen(links.teams[0].seats[0].url, timeout=300).read()
+    after = s.status()  # a refill would be in the pool already: Voilà adds it as it takes
+    assert "seat pool set to 4 (a seat page takes a kernel)" in s.text()
+    assert after["preheated"] == 5  # the four seats to come and the solitaire page
+    assert after["started_total"] == full["started_total"]  # no kernel started in its place
+
+
 def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path):
     from hexclass.classroom.server import open_seats, store_stamp
 
@@ -247,7 +269,7 @@ def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path)
 
 def test_an_opened_console_warms_seat_kernels_for_the_class_it_will_create(served):
     """No class in the store yet: the console's New class form is enough to warm 5 seats."""
-    s = served()
+    s = served("--console-warm", "5")
     s.ready(kernels=3)  # 2 seat kernels (the minimum) + 1 solitaire
     key = re.search(r"^instructor key: (\S+)$", s.text(), re.M).group(1)  # printed at start
     instructor_opener(s.base, key).open(
@@ -255,6 +277,14 @@ def test_an_opened_console_warms_seat_kernels_for_the_class_it_will_create(serve
     ).read()
     s.wait_for(lambda: "seat pool set to 5" in s.text())
     s.wait_for(lambda: s.status()["preheated"] >= 6)  # 5 seats + 1 solitaire, all started
+    # the class it creates: its first seat page takes a warm kernel and none starts for it,
+    # as the console's warm seats count the seat pages served since
+    store = open_store(s.store)
+    links = create_class(store, teams=1, base_url=s.base)
+    store.close()
+    urllib.request.urlopen(links.teams[0].seats[0].url, timeout=300).read()
+    assert "seat pool set to 4 (a seat page takes a kernel)" in s.text()
+    assert s.status()["preheated"] == 5
 
 
 def test_leftover_processes_are_found_by_their_marker(tmp_path):
