@@ -4,6 +4,9 @@ A :class:`GameState` is changed only by the engine applying actions (see
 ``engine.py``). It holds the board, your platoons, the enemy posts, the tracks
 (turn, infantry losses, infantry ammo fired, smoke ammo), mortar target and smoke
 counters, the dice, the event log and the list of accepted actions.
+
+Secrets are declared here, in one place (:data:`SECRET_FIELDS`): the seat views of
+``public.py`` are built without them.
 """
 
 from __future__ import annotations
@@ -112,6 +115,19 @@ class Event:
 
 
 _UIDS = itertools.count(1)  # identity tokens: never reused while the process lives
+
+# The fields a seat may not hold as the game holds them, and whose secret each is:
+# "dice" (whoever holds the generator foresees every roll), "defender" (the enemy-player
+# variant's force roll, deployment and reveal orders, CA p.7), "bidder" (sealed bids).
+# public.py builds each seat's view by putting a blank in these before copying.
+SECRET_FIELDS = {
+    "seed": "dice",
+    "dice": "dice",
+    "forces": "defender",
+    "secret": "defender",
+    "reveal_orders": "defender",
+    "bids": "bidder",
+}
 
 
 @dataclass
@@ -374,6 +390,7 @@ def infantry_ids() -> tuple[str, ...]:
 
 __all__ = [
     "GameState",
+    "SECRET_FIELDS",
     "SeatSpec",
     "Options",
     "MortarTarget",
