@@ -135,9 +135,9 @@ class GameState:
     """The game as it stands; see the module docstring.
 
     **Its key.** Caches that remember answers about a state (the bots' plans and sight
-    lines, a page's legal moves) key them on :meth:`key`, never on ``id(state)``: Python
-    hands a freed object's id to the next one made, so an id-keyed cache can answer for
-    a state that no longer exists. The key is ``(uid, version, changes)``:
+    lines, a page's legal moves) key them on :meth:`key`, never on the object's ``id``:
+    Python hands a freed object's id to the next one made, so an id-keyed cache can
+    answer for a state that no longer exists. The key is ``(uid, version, changes)``:
 
     * :attr:`uid`, a token drawn from a process-wide counter when a state is made and
       again for every copy (:meth:`copy`, ``copy.copy``, ``copy.deepcopy``), so two
