@@ -66,7 +66,7 @@ def test_the_controller_forgets_its_moves_when_the_platoon_is_moved_by_hand():
     s.place(s.units["D1"], at(s, "6c"))  # as a lesson cell sets up its next question
     now = c.destinations()
     assert now == Query(s, P).move_targets("D1", None)
-    assert now.keys() != from_3c.keys()  # the id-keyed memo still offered the moves from 3c
+    assert now.keys() != from_3c.keys()  # keyed on id and log lengths, the memo offered 3c's
 
 
 # --- the steady policy's sight lines ----------------------------------------------------------
@@ -84,8 +84,8 @@ def test_steady_sees_a_rifle_moved_off_its_line_of_fire_by_hand():
     bot = SteadyPolicy()
     assert bot._sight(s).pin("M1", m1, target) == 0  # D1 stands in the way
     s.place(s.units["D1"], at(s, "1a"))
-    now = bot._sight(s).pin("M1", m1, target)
-    assert now == Sight(s).pin("M1", m1, target) > 0  # the id-keyed Sight still said 0
+    now = bot._sight(s).pin("M1", m1, target)  # keyed on id and log lengths: still 0
+    assert now == Sight(s).pin("M1", m1, target) > 0
 
 
 # --- a freed state's id handed to another ------------------------------------------------------
