@@ -134,7 +134,7 @@ class BoardController:
         """Answers kept while neither the game nor what is in hand changes (one redraw
         asks the same question several times)."""
         s = self.state
-        full = (what, id(s), len(s.events), len(s.actions), *key)
+        full = (what, s.key(), *key)
         cache = self.__dict__.setdefault("_answers", {})
         if full not in cache:
             if len(cache) > 32:

@@ -28,6 +28,7 @@ its own random numbers, never the game's dice.
 
 from __future__ import annotations
 
+import functools
 import random
 
 from hexclass.classroom.hexgrid import Hex
@@ -147,12 +148,16 @@ def roll_forces(state: GameState) -> None:
 
 
 def deployment_field(state: GameState) -> DeploymentField:
-    """The potential counters as set out at the start (the field the deployment uses)."""
-    posts = getattr(state, "_deployment_field", None)
-    if posts is None:
-        posts = DeploymentField.of(state.board)
-        state._deployment_field = posts
-    return posts
+    """The potential counters as set out at the start (the field the deployment uses).
+
+    It is read from the board alone, so it is kept per board, never on the state.
+    """
+    return _field_of(state.board)
+
+
+@functools.lru_cache(maxsize=8)
+def _field_of(board) -> DeploymentField:
+    return DeploymentField.of(board)  # a Board hashes by identity: one field per board
 
 
 def check_deploy(state: GameState, seat: SeatSpec, platoons, atgs) -> Illegal | None:

@@ -3,7 +3,10 @@
 In the solitaire and co-op games the only secret in a :class:`~.state.GameState` is the
 dice generator (whoever holds it can foresee every roll). The enemy-player variant (CA
 p.7) adds the defender's secrets: the force roll, the deployment and the reveal orders
-(``defender.py``). :func:`attacker_copy` is the game as an attacking seat may hold it:
+(``defender.py``). Those fields are declared in one place, :data:`~.state.SECRET_FIELDS`,
+and every copy handed out is made by one function, :func:`view`, which puts each
+audience's blank in them *before* copying, so a secret is never copied at all.
+:func:`attacker_copy` is the game as an attacking seat may hold it:
 
 * sealed dice (they count rolls but cannot make one) and no seed;
 * no force roll, no deployment, no reveal orders;
@@ -27,6 +30,7 @@ tuples, maps and the engine's own dataclasses, read back only into those classes
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from typing import Any
@@ -36,6 +40,7 @@ from hexclass.classroom.dice import Dice
 from .board import Board
 from .enemy_player import Deployment, SecretForces
 from .state import (
+    SECRET_FIELDS,
     Decision,
     Declaration,
     Event,
@@ -95,41 +100,68 @@ def visible_to(event: Event, spec: SeatSpec | None) -> bool:
 
 def sealed_copy(state: GameState) -> GameState:
     """A copy for drawing and odds whose dice cannot roll (no other secret removed)."""
-    c = state.copy()
-    c.dice = SealedDice(state.dice.rolled)
-    c.seed = 0
-    return c
+    return view(state, whole=True)
 
 
 def attacker_copy(state: GameState) -> GameState:
     """The game as an attacking seat (or a spectator) may hold it."""
-    return seat_copy(state, None)
+    return view(state, None)
 
 
 def seat_copy(state: GameState, seat: str | None) -> GameState:
-    """The game as ``seat`` may hold it: the defender keeps its own secrets, anyone else
-    gets the module's list removed; nobody keeps the dice, the seed or others' sealed bids.
-    ``seat`` None is a spectator, who sees what the attackers see."""
+    """The game as ``seat`` may hold it (see :func:`view`)."""
+    return view(state, seat)
+
+
+def view(state: GameState, seat: str | None = None, *, whole: bool = False) -> GameState:
+    """The one way a copy of the game leaves the engine: what one audience may hold.
+
+    ``whole``: the game holder's own copy for drawing and odds: sealed dice that still
+    count the rolls, no seed, nothing else left out. Otherwise ``seat``'s view (None: a
+    spectator, who sees what the attackers see): the defender keeps its own secrets,
+    anyone else gets the defender's left out; nobody keeps the dice (not even their roll
+    count, which would tell how often the forces were re-rolled), the seed or others'
+    sealed bids; the log is the seat's (:func:`_seat_log`).
+
+    The blanks are set on a shallow stand-in of ``state`` and only then is the stand-in
+    copied, so the copy is built without the secrets rather than cleaned of them.
+    """
     spec = state.seats.get(seat) if seat is not None else None
     defends = spec is not None and DEFENDER in spec.powers
-    c = sealed_copy(state)
-    c.dice = SealedDice(0)  # even the roll count would tell how often the forces were re-rolled
-    c.bids = {s: b for s, b in state.bids.items() if s == seat}
-    c.events, c.event_marks = _visible_events(state, spec)
-    c.actions = [
+    stand_in = copy.copy(state)  # shares every field with state; nothing is changed in it
+    fields = stand_in.__dict__
+    for name, kind in SECRET_FIELDS.items():
+        if not (whole and kind != "dice" or defends and kind == "defender"):
+            fields[name] = _blank(state, name, seat, whole)
+    if not whole:
+        fields.update(_seat_log(state, seat, spec, defends))
+    return stand_in.copy()
+
+
+def _blank(state: GameState, name: str, seat: str | None, whole: bool) -> Any:
+    """What a view holds in place of the secret field ``name`` (KeyError: a secret field
+    declared in state.SECRET_FIELDS that no view knows how to leave out)."""
+    if name == "dice":
+        return SealedDice(state.dice.rolled if whole else 0)
+    if name == "bids":
+        return {s: b for s, b in state.bids.items() if s == seat}
+    return {"seed": 0, "forces": None, "secret": None, "reveal_orders": frozenset()}[name]
+
+
+def _seat_log(state: GameState, seat: str | None, spec: SeatSpec | None, defends: bool) -> dict:
+    """The log as ``seat`` may read it: its events and their marks, the actions with the
+    secret ones as markers, and a pending defender choice without its options."""
+    events, marks = _visible_events(state, spec)
+    actions = [
         a if _action_visible(a, seat, defends) else SecretAction(a.seat) for a in state.actions
     ]
-    if not defends:
-        c.forces = None
-        c.secret = None
-        c.reveal_orders = frozenset()
-        p = state.pending
-        if p is not None and p.power == DEFENDER:
-            c.pending = Decision(
-                p.kind, (), power=p.power, rule=p.rule, prompt="the defender is deciding"
-            )
-    c.__dict__.pop("_deployment_field", None)
-    return c
+    out = {"events": events, "event_marks": marks, "actions": actions}
+    p = state.pending
+    if not defends and p is not None and p.power == DEFENDER:
+        out["pending"] = Decision(
+            p.kind, (), power=p.power, rule=p.rule, prompt="the defender is deciding"
+        )
+    return out
 
 
 def _visible_events(state: GameState, spec: SeatSpec | None) -> tuple[list[Event], list[int]]:

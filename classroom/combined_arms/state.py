@@ -4,11 +4,15 @@ A :class:`GameState` is changed only by the engine applying actions (see
 ``engine.py``). It holds the board, your platoons, the enemy posts, the tracks
 (turn, infantry losses, infantry ammo fired, smoke ammo), mortar target and smoke
 counters, the dice, the event log and the list of accepted actions.
+
+Secrets are declared here, in one place (:data:`SECRET_FIELDS`): the seat views of
+``public.py`` are built without them.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,8 +114,45 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+_UIDS = itertools.count(1)  # identity tokens: never reused while the process lives
+
+# The fields a seat may not hold as the game holds them, and whose secret each is:
+# "dice" (whoever holds the generator foresees every roll), "defender" (the enemy-player
+# variant's force roll, deployment and reveal orders, CA p.7), "bidder" (sealed bids).
+# public.py builds each seat's view by putting a blank in these before copying.
+SECRET_FIELDS = {
+    "seed": "dice",
+    "dice": "dice",
+    "forces": "defender",
+    "secret": "defender",
+    "reveal_orders": "defender",
+    "bids": "bidder",
+}
+
+
 @dataclass
 class GameState:
+    """The game as it stands; see the module docstring.
+
+    **Its key.** Caches that remember answers about a state (the bots' plans and sight
+    lines, a page's legal moves) key them on :meth:`key`, never on the object's ``id``:
+    Python hands a freed object's id to the next one made, so an id-keyed cache can
+    answer for a state that no longer exists. The key is ``(uid, version, changes)``:
+
+    * :attr:`uid`, a token drawn from a process-wide counter when a state is made and
+      again for every copy (:meth:`copy`, ``copy.copy``, ``copy.deepcopy``), so two
+      states alive or dead never share it;
+    * :attr:`version`, the number of accepted actions (a store's version of the game);
+    * a count of the changes made through the state's own methods (:meth:`log`,
+      :meth:`place`, :meth:`lift`, :meth:`remove`, :meth:`touch`), which moves when a
+      lesson or a test sets a position by hand without an action.
+
+    Code that changes a field directly, outside an action (``state.turn = 3``), calls
+    :meth:`touch` afterwards so that the caches see it. The key costs a tuple of three
+    ints, as cheap as the ``id``-and-lengths keys it replaces; the bots ask it in their
+    hot loops.
+    """
+
     board: Board
     seed: int
     dice: Dice
@@ -152,6 +193,29 @@ class GameState:
     reveal_orders: frozenset = frozenset()
     bids: dict[str, int] = field(default_factory=dict)  # sealed until every bidder has bid
     _rifle_mask: int | None = field(default=None, repr=False, compare=False)
+    _uid: int = field(default_factory=_UIDS.__next__, init=False, repr=False, compare=False)
+    _changes: int = field(default=0, init=False, repr=False, compare=False)
+
+    # --- its key (see the class docstring) ---------------------------------------------
+    @property
+    def uid(self) -> int:
+        """This state's identity token: no other state, alive or gone, has it."""
+        return self._uid
+
+    @property
+    def version(self) -> int:
+        """How many actions the game has accepted (the store's version of the game)."""
+        return len(self.actions)
+
+    def key(self) -> tuple[int, int, int]:
+        """This state at this point: changes when the state, or any state it may be
+        mistaken for, does (see the class docstring)."""
+        return (self._uid, len(self.actions), self._changes)
+
+    def touch(self) -> None:
+        """Tell the caches the state changed (after setting a field by hand)."""
+        self._changes += 1
+        self._rifle_mask = None
 
     # --- where things are ----------------------------------------------------------------
     def units_at(self, h: Hex) -> list[Platoon]:
@@ -159,13 +223,13 @@ class GameState:
 
     def place(self, unit: Platoon, h: Hex) -> None:
         self.lift(unit)
-        self._rifle_mask = None
         unit.where = BOARD
         unit.hex = h
         self.at.setdefault(h, []).append(unit.id)
 
     def lift(self, unit: Platoon) -> None:
         self._rifle_mask = None
+        self._changes += 1
         if unit.hex is not None:
             ids = self.at.get(unit.hex)
             if ids and unit.id in ids:
@@ -233,6 +297,7 @@ class GameState:
     def log(self, kind: str, text: str, **data: Any) -> Event:
         ev = Event(self.turn, self.phase, kind, text, data)
         self.events.append(ev)
+        self._changes += 1
         return ev
 
     def action_span(self, version: int) -> tuple[int, int] | None:
@@ -252,7 +317,7 @@ class GameState:
         return None if span is None else self.events[span[0] : span[1]]
 
     def copy(self) -> GameState:
-        """An independent copy (for previews and what-ifs).
+        """An independent copy (for previews and what-ifs), with a :attr:`uid` of its own.
 
         The board, the logged events and the accepted actions never change once made,
         so the copy shares them (in new lists); everything else is copied deeply.
@@ -262,6 +327,26 @@ class GameState:
             for item in shared:
                 memo[id(item)] = item
         return copy.deepcopy(self, memo)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        c = object.__new__(type(self))
+        memo[id(self)] = c
+        deep = copy.deepcopy
+        c.__dict__.update({k: deep(v, memo) for k, v in self.__dict__.items()})
+        c._uid = next(_UIDS)
+        return c
+
+    def __copy__(self) -> GameState:
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c._uid = next(_UIDS)
+        return c
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        """Unpickled (another process's game, or the same one read back): a new uid."""
+        self.__dict__.update(data)
+        self.__dict__.setdefault("_changes", 0)
+        self._uid = next(_UIDS)
 
     def label(self, h: Hex) -> str:
         return self.board.label(h)
@@ -305,6 +390,7 @@ def infantry_ids() -> tuple[str, ...]:
 
 __all__ = [
     "GameState",
+    "SECRET_FIELDS",
     "SeatSpec",
     "Options",
     "MortarTarget",

@@ -103,7 +103,7 @@ class Assessment:
         Rebuilt after an action only if it changed what a Sight reads (see
         :func:`_sight_signature`): in the fire phase most shots change none of it.
         """
-        key = (id(state), len(state.actions), len(state.events))
+        key = state.key()
         if key != self._sight_key:
             self._sight_key = key
             signature = _sight_signature(state)
@@ -188,7 +188,7 @@ class Assessment:
 
     def _risk_table(self, state) -> dict[tuple, float]:
         """The remembered :func:`armour_risk` answers, emptied when the enemy changes."""
-        version = (id(state), len(state.actions), len(state.events))
+        version = state.key()
         if version != self._risk_version:
             self._risk_version = version
             key = _enemy_signature(state)
@@ -220,7 +220,7 @@ class Assessment:
         post = state.enemy.get(h)
         if post is None:
             return 0.0
-        version = (id(state), len(state.actions), len(state.events))
+        version = state.key()
         if version != self._layout_version:
             self._layout_version = version
             layout = _threat_layout(state)
@@ -374,13 +374,13 @@ def _raw_scan(state: GameState, t: _Turn, h: Hex):
 def _sight_signature(state: GameState) -> tuple:
     """Everything a :class:`Sight` reads, as one value: two states alike here see alike.
 
-    The state itself (a Sight keeps it, so its id is not reused), the terrain and smoke,
+    The state itself (its uid: a Sight reads the state it was made for), the terrain and smoke,
     where your platoons stand, which enemy counters are where (and revealed or not) and
     the enemy's mortar target; freshness on either side plays no part in the pin odds.
     """
     em = state.enemy_mortar
     return (
-        id(state),
+        state.uid,
         lines.terrain_mask(state),
         tuple((h, tuple(ids)) for h, ids in state.at.items()),
         tuple((h, p.platoon) for h, p in state.enemy.items()),

@@ -17,7 +17,7 @@ from ..actions import (
     EndPhase,
     ResolveFire,
 )
-from ..engine import apply, check, legal_actions
+from ..engine import apply, check, default_broken, legal_actions
 from ..game import new_game
 from ..state import GameState, Options
 
@@ -52,6 +52,43 @@ def _close_phase(state: GameState, seat: str):
     return EndPhase(seat)
 
 
+def decide(state: GameState, seat: str):
+    """The commander's small choices: break an MMG before a rifle; roll as offered."""
+    p = state.pending
+    if p.kind == "break":
+        return ChooseBroken(seat, default_broken([state.units[u] for u in p.options]).id)
+    return ChooseRollOrder(seat, p.options[0])
+
+
+class TurnPlanner:
+    """The start of ``act`` that the planners (``best``, ``company``) share.
+
+    The commander's small choices are answered at once (:func:`decide`); otherwise the
+    planner makes its plan once per turn, at the turn's start (the move phase, before any
+    platoon has acted), for the state in hand (its :attr:`~..state.GameState.uid`: a plan
+    made for a planning copy is not taken for the game's), then plays it.
+    """
+
+    _turn_key: tuple | None = None
+
+    def act(self, state: GameState, seat: str):
+        if state.pending is not None:
+            return decide(state, seat)
+        key = (state.uid, state.turn)
+        if state.phase == "friendly_move" and key != self._turn_key and not state.acted_this_turn:
+            self._turn_key = key
+            self.plan_turn(state, seat)
+        return self.play_plan(state, seat)
+
+    def plan_turn(self, state: GameState, seat: str) -> None:
+        """Weigh this turn's choices and remember the one to play."""
+        raise NotImplementedError
+
+    def play_plan(self, state: GameState, seat: str):
+        """The next action of the plan in hand."""
+        raise NotImplementedError
+
+
 # --- baselines -------------------------------------------------------------------------------
 
 
@@ -66,7 +103,7 @@ class RandomPolicy:
         self._count = 0
 
     def act(self, state: GameState, seat: str):
-        key = (id(state), state.turn, state.phase)
+        key = (state.uid, state.turn, state.phase)
         if key != self._key:
             self._key, self._count = key, 0
         self._count += 1

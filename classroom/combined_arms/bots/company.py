@@ -47,8 +47,8 @@ from ..state import GameState
 from ..units import BOARD, COMPANIES, OFF
 from ..victory import WIN
 from .assessment import _company, _company_alive
-from .base import MAX_ACTIONS_PER_PHASE, _close_phase
-from .search import END, HoldPolicy, _decide
+from .base import MAX_ACTIONS_PER_PHASE, TurnPlanner, _close_phase
+from .search import END, HoldPolicy
 from .steady import SteadyPolicy, SteadyWeights
 
 HOLD = "hold"
@@ -125,7 +125,7 @@ def _live(state: GameState, h: Hex) -> bool:
     return post is not None and post.platoon is not None
 
 
-class CompanyPlanner:
+class CompanyPlanner(TurnPlanner):
     """Chooses each turn's attack by playouts; see the module docstring."""
 
     name = "company"
@@ -142,16 +142,12 @@ class CompanyPlanner:
         self._incumbent_attack: Attack | None = None
         self.history: list[CompanyChoice] = []
 
-    # --- acting ------------------------------------------------------------------------------
-    def act(self, state: GameState, seat: str):
-        if state.pending is not None:
-            return _decide(state, seat)
-        key = (id(state), state.turn)
-        if state.phase == "friendly_move" and key != self._turn_key and not state.acted_this_turn:
-            self._turn_key = key
-            choice = self.choose(state, seat)
-            self.plan = choice.chosen
-            self._acting.direct(self._attacks.get(self.plan))
+    # --- acting (TurnPlanner.act: plan at the turn's start, then play) ----------------------
+    def plan_turn(self, state: GameState, seat: str) -> None:
+        self.plan = self.choose(state, seat).chosen
+        self._acting.direct(self._attacks.get(self.plan))
+
+    def play_plan(self, state: GameState, seat: str):
         if self.plan == END and check(state, EndGame(seat)) is None:
             return EndGame(seat)
         if self.plan == HOLD:

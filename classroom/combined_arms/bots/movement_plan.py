@@ -92,7 +92,7 @@ class MovementPlan:
 
     def _plan_turn(self, state: GameState) -> _Turn | None:
         """Work out this turn's objectives and exposure map (None: end the game now)."""
-        key = (id(state), state.turn)
+        key = (state.uid, state.turn)
         if self._turn is not None and self._turn.key == key:
             return self._turn
         if not state.acted_this_turn and self._should_end(state):

@@ -28,12 +28,12 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 
-from ..actions import ChooseBroken, ChooseRollOrder, EndGame
-from ..engine import apply, check, default_broken
+from ..actions import EndGame
+from ..engine import apply, check
 from ..outlook import end_distribution, planning_copy
 from ..state import GameState
 from ..victory import WIN
-from .base import MAX_ACTIONS_PER_PHASE, _close_phase
+from .base import MAX_ACTIONS_PER_PHASE, TurnPlanner, _close_phase, decide
 from .steady import BOLD, SteadyPolicy, SteadyWeights
 
 END = "end"
@@ -56,7 +56,7 @@ class HoldPolicy:
 
     def act(self, state: GameState, seat: str):
         if state.pending is not None:
-            return _decide(state, seat)
+            return decide(state, seat)
         return _close_phase(state, seat)
 
 
@@ -91,7 +91,7 @@ class TurnChoice:
     samples: dict[str, list[float]] = field(default_factory=dict)
 
 
-class BestPolicy:
+class BestPolicy(TurnPlanner):
     """Plans each turn with playouts on planning copies; see the module docstring."""
 
     name = "best"
@@ -110,15 +110,12 @@ class BestPolicy:
         self.plan: str | None = None
         self.history: list[TurnChoice] = []
 
-    # --- acting ------------------------------------------------------------------------------
-    def act(self, state: GameState, seat: str):
+    # --- acting (TurnPlanner.act: plan at the turn's start, then play) ----------------------
+    def plan_turn(self, state: GameState, seat: str) -> None:
+        self.plan = self.choose(state, seat).chosen
+
+    def play_plan(self, state: GameState, seat: str):
         """The next action: the chosen plan's, or ending the game (CA "Victory")."""
-        if state.pending is not None:
-            return _decide(state, seat)
-        key = (id(state), state.turn)
-        if state.phase == "friendly_move" and key != self._turn_key and not state.acted_this_turn:
-            self._turn_key = key
-            self.plan = self.choose(state, seat).chosen
         if self.plan is None:
             self.plan = "steady"
         if self.plan == END:
@@ -221,14 +218,6 @@ class BestPolicy:
         while not c.over:
             apply(c, _close_phase(c, seat))
         return self.utility(c.result.total)
-
-
-def _decide(state: GameState, seat: str):
-    """The commander's small choices: break an MMG before a rifle; roll as offered."""
-    p = state.pending
-    if p.kind == "break":
-        return ChooseBroken(seat, default_broken([state.units[u] for u in p.options]).id)
-    return ChooseRollOrder(seat, p.options[0])
 
 
 __all__ = ["BestPolicy", "SearchBudget", "TurnChoice", "PLANS", "END", "HOLD", "plan_policy"]

@@ -10,11 +10,7 @@ from dataclasses import dataclass, field
 
 from hexclass.classroom.hexgrid import Hex
 
-from ..actions import (
-    ChooseBroken,
-    ChooseRollOrder,
-)
-from ..engine import check, default_broken
+from ..engine import check
 from ..quick import (
     Sight,
 )
@@ -30,7 +26,7 @@ from .assessment import (
     Assessment,
     _Turn,
 )
-from .base import MAX_ACTIONS_PER_PHASE, _close_phase
+from .base import MAX_ACTIONS_PER_PHASE, _close_phase, decide
 from .fire_plan import FirePlan
 from .movement_plan import MovementPlan
 
@@ -116,9 +112,9 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
     def act(self, state: GameState, seat: str):
         """The next action for ``seat``: always one that :func:`check` accepts."""
         if state.pending is not None:
-            return self._decide(state, seat)
+            return decide(state, seat)  # the commander's small choices
         self._checked = None
-        key = (id(state), state.turn, state.phase)
+        key = (state.uid, state.turn, state.phase)
         if key != self._phase_key:
             self._phase_key, self._phase_actions = key, 0
             self._fire_done = set()
@@ -140,14 +136,6 @@ class SteadyPolicy(Assessment, MovementPlan, FirePlan):
             return False
         self._checked = action
         return True
-
-    def _decide(self, state: GameState, seat: str):
-        """Answer the commander's choices: break an MMG before a rifle; roll as offered."""
-        p = state.pending
-        if p.kind == "break":
-            cands = [state.units[u] for u in p.options]
-            return ChooseBroken(seat, default_broken(cands).id)
-        return ChooseRollOrder(seat, p.options[0])
 
 
 # The steady policy with its caution switched off: it attacks the cheapest objective
