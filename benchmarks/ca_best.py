@@ -29,10 +29,15 @@ import argparse
 import json
 import statistics
 import time
+from dataclasses import replace
 
 from hexclass.classroom.combined_arms import Options, apply
 from hexclass.classroom.combined_arms.bots import POLICIES, SteadyWeights, make_policy, play_game
-from hexclass.classroom.combined_arms.bots.approach import ApproachPolicy, ApproachRule
+from hexclass.classroom.combined_arms.bots.approach import (
+    APPROACH_WEIGHTS,
+    ApproachPolicy,
+    ApproachRule,
+)
 from hexclass.classroom.combined_arms.bots.coach import suggest
 from hexclass.classroom.combined_arms.game import new_game
 from hexclass.classroom.combined_arms.simulate import ProgressBar, compare, plot
@@ -43,11 +48,23 @@ APPROACH_VARIANTS = {
     "approach_nomortar": ApproachRule(mortar=0.0),
     "approach_soft": ApproachRule(penalty=10.0),
     "approach_strict": ApproachRule(limit=0.0, penalty=300.0),
+    "approach_staged": ApproachRule(staging=True),
 }
 for _name, _rule in APPROACH_VARIANTS.items():
     POLICIES[_name] = lambda rng, _n=_name, _r=_rule: ApproachPolicy(rng, name=_n, rule=_r)
 POLICIES["approach_steadyclose"] = lambda rng: ApproachPolicy(
     rng, SteadyWeights(), name="approach_steadyclose"
+)
+_STAGED = ApproachRule(staging=True)
+_STAGED_WEIGHTS = {
+    "approach_staged_x4": replace(APPROACH_WEIGHTS, max_crossfire=0.4),
+    "approach_staged_steadyclose": SteadyWeights(),
+    "approach_staged_2co": replace(APPROACH_WEIGHTS, active_companies=2),
+}
+for _name, _w in _STAGED_WEIGHTS.items():
+    POLICIES[_name] = lambda rng, _n=_name, _w=_w: ApproachPolicy(rng, _w, name=_n, rule=_STAGED)
+POLICIES["approach_staged_l10"] = lambda rng: ApproachPolicy(
+    rng, name="approach_staged_l10", rule=ApproachRule(limit=0.1, staging=True)
 )
 
 

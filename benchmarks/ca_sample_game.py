@@ -2,7 +2,7 @@
 
 Run:  .venv/bin/python benchmarks/ca_sample_game.py [--seeds 200] [--only NAMES] [--best-seeds 40]
 
-CA "Sample Game" tells 18 of its 20 turns (turns 13 and 14 are missing from the text),
+CA "Sample Game" tells 18 of its 20 turns (turns 13 and 14 are missing from the text we have),
 but its figures, which hold the board and where every platoon stands, are lost. A turn
 can be replayed only where a position can be rebuilt that fits every hex, number and
 relation the text states (docs/rules-notes.md, "The rebuilt positions"):
@@ -19,7 +19,9 @@ relation the text states (docs/rules-notes.md, "The rebuilt positions"):
 Each position is played for the rest of its turn on planning copies with the decision's
 orders (the script skips an order the engine refuses on a copy, e.g. a target already
 broken), then valued by the exact expected score of ending there
-(:func:`~hexclass.classroom.combined_arms.outlook.end_distribution`). Every decision
+(:func:`~hexclass.classroom.combined_arms.outlook.end_distribution`); the infantry
+losses taken in the turn are counted too, since a pin that saves losses without
+breaking anybody does not move the end value. Every decision
 is played on the same dice seeds (common random numbers): the human's orders, sitting
 the phase out, and the bots' own orders in the same position (steady; the approach
 executor; ``best`` and the company planner where they differ, i.e. in the move phase —
@@ -215,9 +217,18 @@ def _bots(move_phase: bool) -> dict[str, Callable[[int], object]]:
     return out
 
 
-def play_turn(state: GameState, policy, seed: int) -> tuple[float, list]:
+def losses_taken(before: GameState, after: GameState) -> int:
+    """Infantry losses taken between two states of one game: 8 for each infantry
+    platoon broken (CA "Fire Attacks": losses pass 7 to 0) plus the move on the track."""
+    broken = [u for u in after.broken_friendly() if not u.startswith("A")]
+    was = [u for u in before.broken_friendly() if not u.startswith("A")]
+    return 8 * (len(broken) - len(was)) + after.losses - before.losses
+
+
+def play_turn(state: GameState, policy, seed: int, taken: list | None = None) -> tuple[float, list]:
     """Expected score of ending after playing the rest of this turn with ``policy`` on a
-    planning copy seeded with ``seed``; also the orders given in the starting phase."""
+    planning copy seeded with ``seed``; also the orders given in the starting phase
+    (the infantry losses of the turn are appended to ``taken`` if given)."""
     c = planning_copy(state, random.Random(seed))
     turn, phase, done = c.turn, c.phase, []
     for _ in range(400):
@@ -227,6 +238,8 @@ def play_turn(state: GameState, policy, seed: int) -> tuple[float, list]:
         if c.phase == phase and not isinstance(a, type(_close_phase(c, P))):
             done.append(a)
         apply(c, a)
+    if taken is not None:
+        taken.append(losses_taken(state, c))
     if c.over:
         return float(c.result.total), done
     return sum(s * p for s, p in end_distribution(c).items()), done
@@ -250,15 +263,16 @@ def study(turn: Turn, seeds: int, best_seeds: int) -> dict:
     state = turn.build()
     move_phase = state.phase == "friendly_move"
     rows: dict[str, list[float]] = {}
+    hurt: dict[str, list[int]] = {}
     shown: dict[str, str] = {}
     t0 = time.perf_counter()
     deciders: dict[str, Callable[[int], object]] = {"human": lambda s: Script(turn.orders(state))}
     deciders.update(_bots(move_phase))
     for name, make in deciders.items():
         n = best_seeds if name in ("best", "company") else seeds
-        got = []
+        got, hurt[name] = [], []
         for k in range(n):
-            v, done = play_turn(state, make(k), 10_000 + k)
+            v, done = play_turn(state, make(k), 10_000 + k, hurt[name])
             got.append(v)
             if k == 0:
                 shown[name] = describe(state, done)
@@ -266,7 +280,10 @@ def study(turn: Turn, seeds: int, best_seeds: int) -> dict:
     human = rows["human"]
     print(f"\n{turn.name} ({state.phase}): {turn.text}")
     for name, got in rows.items():
-        line = f"  {name:9s} mean {statistics.fmean(got):6.2f} over {len(got):4d} seeds"
+        line = (
+            f"  {name:9s} mean {statistics.fmean(got):6.2f} over {len(got):4d} seeds, "
+            f"losses {statistics.fmean(hurt[name]):4.2f}"
+        )
         if name != "human":
             diffs = [h - g for h, g in zip(human, got)]
             se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0

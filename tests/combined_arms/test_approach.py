@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import random
 
-from hexclass.classroom.combined_arms import Options, apply, check, record
-from hexclass.classroom.combined_arms import enemy as ai
-from hexclass.classroom.combined_arms import mortars, movement
+from hexclass.classroom.combined_arms import Options, apply, check, mortars, movement, record
 from hexclass.classroom.combined_arms.board import DIST
 from hexclass.classroom.combined_arms.bots import make_policy
 from hexclass.classroom.combined_arms.bots.approach import (

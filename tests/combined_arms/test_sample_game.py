@@ -41,7 +41,9 @@ def test_the_replayed_opening_is_legal_and_three_posts_see_it():
     apply(g, EndPhase(P))  # to the fire phase: nothing fires on turn 1
     apply(g, EndPhase(P))  # the preliminary bombardment, then the enemy phase
     shots = [
-        e for e in g.events if e.kind == "roll" and e.data.get("purpose") == "preliminary bombardment"
+        e
+        for e in g.events
+        if e.kind == "roll" and e.data.get("purpose") == "preliminary bombardment"
     ]
     assert len(shots) == 3  # "the only 3 enemy positions able to see my initial advance"
 

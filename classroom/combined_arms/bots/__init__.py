@@ -63,6 +63,7 @@ from collections.abc import Callable
 
 from ..state import LAST_TURN
 from ..units import ARMOUR_IDS, MMG_IDS
+from .approach import ApproachBest, ApproachPolicy
 from .base import (
     MAX_ACTIONS_PER_PHASE,
     PassivePolicy,
@@ -71,7 +72,6 @@ from .base import (
     play_game,
     state_seat,
 )
-from .approach import ApproachBest, ApproachPolicy
 from .company import CompanyBudget, CompanyPlanner
 from .search import BestPolicy, SearchBudget
 from .steady import BOLD, Sight, SteadyPolicy, SteadyWeights

@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from hexclass.classroom import hexgrid as hg
 from hexclass.classroom.hexgrid import Hex
 
 from .. import lines, mortars
@@ -52,6 +53,7 @@ class ApproachRule:
     limit: float = 0.05  # expected losses a platoon may stand in without penalty
     penalty: float = 100.0  # score points per expected loss above the limit
     mortar: float = 1.0  # weight of the enemy mortars' expected losses
+    staging: bool = False  # attack only posts with a staging hex 2 away out of other reach
 
 
 APPROACH_WEIGHTS = replace(SteadyWeights(), close_risk=0.3, max_wait=4)
@@ -82,6 +84,23 @@ class ApproachPolicy(SteadyPolicy):
         if risk > self.rule.limit:
             score += self.rule.penalty * (risk - self.rule.limit)
         return score
+
+    def _objective_cost(self, state: GameState, units: list[Platoon], h: Hex) -> float | None:
+        """Steady's cost; with ``staging``, None for a post with no hex 2 away from it
+        where a platoon would stand out of every other post's reach (its own fire is
+        left to the covering fire, and it is not counted as a mortar spotter)."""
+        cost = super()._objective_cost(state, units, h)
+        if cost is None or not self.rule.staging:
+            return cost
+        t = self._turn_now
+        board = state.board
+        for a in hg.ring(h, 2):
+            if a not in board.hex_set or a in state.enemy or a in board.closed_side_edge:
+                continue
+            fire = sum(v for ph, v in self._exposure(state, t, a) if ph != h)
+            if fire + self.rule.mortar * mortar_risk(state, a, {h: 1.0}) <= self.rule.limit:
+                return cost
+        return None
 
     def stand_risk(self, state: GameState, t: _Turn, h: Hex) -> float:
         """Expected losses of one platoon ending its move in ``h`` this turn."""
