@@ -14,8 +14,10 @@ from hexclass.classroom.combined_arms.bots import make_policy
 from hexclass.classroom.combined_arms.bots.approach import (
     ApproachBest,
     ApproachPolicy,
+    ApproachRule,
     mortar_risk,
 )
+from hexclass.classroom.combined_arms.bots.assessment import _company
 from hexclass.classroom.combined_arms.bots.search import SearchBudget
 from hexclass.classroom.combined_arms.bots.steady import SteadyPolicy
 from hexclass.classroom.combined_arms.game import new_game
@@ -118,3 +120,21 @@ def test_approach_best_plans_without_touching_the_game_dice():
     bot.act(g, P)
     assert bot.history and "approach" in bot.history[-1].values
     assert g.dice.snapshot() == before and g.snapshot() == snap
+
+
+def _cost(enemy: dict, staging: bool):
+    g = sketch({}, {"D1": "2c", "D2": "2d", "D3": "2e"}, enemy, turn=2)
+    bot = ApproachPolicy(rule=ApproachRule(staging=staging))
+    bot._plan_turn(g)
+    return bot._objective_cost(g, _company(g, "D"), g.board.hex_at("6d"))
+
+
+def test_staging_drops_a_post_with_no_hex_out_of_the_others_reach():
+    """On open ground a second post 3 hexes from the objective sees (and spots for its
+    mortars) every hex 2 away from it: with staging the objective is not attacked; alone,
+    or without staging, it is (its own fire is left to the covering fire)."""
+    alone = {"6d": "real"}
+    pair = {"6d": "real", "6g": "potential"}
+    assert _cost(alone, True) is not None and _cost(alone, True) == _cost(alone, False)
+    assert _cost(pair, False) is not None
+    assert _cost(pair, True) is None
