@@ -13,6 +13,9 @@ Run:  .venv/bin/python benchmarks/ca_best.py [--games 1000] [--jobs 2] [--speed-
 * **company**: the company-level planner (:mod:`hexclass.classroom.combined_arms.bots.company`)
   against ``steady`` and ``passive`` (and ``best`` with ``--company-vs best,steady,passive``)
   on the same seeds: its Wilson interval, the paired differences, its games/s;
+* **approach** (``--approach approach|approach_best --approach-vs passive,best,company``):
+  the executor that approaches without standing under fire
+  (:mod:`hexclass.classroom.combined_arms.bots.approach`), paired the same way;
 * **coach**: seconds per *Suggest* (median, p95) on positions from steady games, at
   turn starts (where the search runs) and mid-phase; target p95 <= 2 s.
 
@@ -26,12 +29,43 @@ import argparse
 import json
 import statistics
 import time
+from dataclasses import replace
 
 from hexclass.classroom.combined_arms import Options, apply
-from hexclass.classroom.combined_arms.bots import make_policy, play_game
+from hexclass.classroom.combined_arms.bots import POLICIES, SteadyWeights, make_policy, play_game
+from hexclass.classroom.combined_arms.bots.approach import (
+    APPROACH_WEIGHTS,
+    ApproachPolicy,
+    ApproachRule,
+)
 from hexclass.classroom.combined_arms.bots.coach import suggest
 from hexclass.classroom.combined_arms.game import new_game
 from hexclass.classroom.combined_arms.simulate import ProgressBar, compare, plot
+
+# Variants of the approach executor measured in the issue-26 study (not shipped): the
+# balance lab plays policies by registry name, so the study registers them here.
+APPROACH_VARIANTS = {
+    "approach_nomortar": ApproachRule(mortar=0.0),
+    "approach_soft": ApproachRule(penalty=10.0),
+    "approach_strict": ApproachRule(limit=0.0, penalty=300.0),
+    "approach_staged": ApproachRule(staging=True),
+}
+for _name, _rule in APPROACH_VARIANTS.items():
+    POLICIES[_name] = lambda rng, _n=_name, _r=_rule: ApproachPolicy(rng, name=_n, rule=_r)
+POLICIES["approach_steadyclose"] = lambda rng: ApproachPolicy(
+    rng, SteadyWeights(), name="approach_steadyclose"
+)
+_STAGED = ApproachRule(staging=True)
+_STAGED_WEIGHTS = {
+    "approach_staged_x4": replace(APPROACH_WEIGHTS, max_crossfire=0.4),
+    "approach_staged_steadyclose": SteadyWeights(),
+    "approach_staged_2co": replace(APPROACH_WEIGHTS, active_companies=2),
+}
+for _name, _w in _STAGED_WEIGHTS.items():
+    POLICIES[_name] = lambda rng, _n=_name, _w=_w: ApproachPolicy(rng, _w, name=_n, rule=_STAGED)
+POLICIES["approach_staged_l10"] = lambda rng: ApproachPolicy(
+    rng, name="approach_staged_l10", rule=ApproachRule(limit=0.1, staging=True)
+)
 
 
 def strength(games: int, seed: int, jobs: int, png: str | None, out: str | None) -> None:
@@ -60,29 +94,37 @@ def strength(games: int, seed: int, jobs: int, png: str | None, out: str | None)
 
 def company(games: int, seed: int, jobs: int, rivals: list[str], out: str | None) -> None:
     """The company planner paired against ``rivals`` on the same seeds (issue 26)."""
+    challenger("company", games, seed, jobs, rivals, out)
+
+
+def challenger(
+    name: str, games: int, seed: int, jobs: int, rivals: list[str], out: str | None
+) -> None:
+    """Policy ``name`` paired against ``rivals`` on the same seeds (the same game dice for
+    every policy: common random numbers), with the issue-26 targets checked."""
     bar = ProgressBar(label="games")
     t = time.perf_counter()
-    c = compare(["company", *rivals], games, seed, jobs, bar)
+    c = compare([name, *rivals], games, seed, jobs, bar)
     took = time.perf_counter() - t
     print(c.report())
-    comp = c["company"]
-    lo, hi = comp.win_ci
-    turns = statistics.fmean(comp.turns)
+    me = c[name]
+    lo, hi = me.win_ci
+    turns = statistics.fmean(me.turns)
     print(
-        f"\ncompany: win rate {comp.win_rate:.1%} (Wilson 95% CI {lo:.1%}-{hi:.1%}), "
-        f"mean {comp.mean:.2f}, mean turns {turns:.1f} (target >= 5: "
+        f"\n{name}: win rate {me.win_rate:.1%} (Wilson 95% CI {lo:.1%}-{hi:.1%}), "
+        f"mean {me.mean:.2f}, mean turns {turns:.1f} (target >= 5: "
         f"{'met' if turns >= 5 else 'not met'})"
     )
-    if "passive" in rivals:
-        d, (dlo, dhi) = c.paired("company", "passive")
-        verdict = "met" if d >= 1.0 and dlo > 0 else "not met"
-        print(
-            f"company - passive {d:+.2f} (95% CI {dlo:+.2f} to {dhi:+.2f}; target >= +1.0 "
-            f"with the interval above 0: {verdict})"
-        )
+    for rival in rivals:
+        d, (dlo, dhi) = c.paired(name, rival)
+        tail = ""
+        if rival == "passive":
+            verdict = "met" if d >= 1.0 and dlo > 0 else "not met"
+            tail = f"; target >= +1.0 with the interval above 0: {verdict}"
+        print(f"{name} - {rival} {d:+.2f} (95% CI {dlo:+.2f} to {dhi:+.2f}{tail})")
     print(
         f"{games} games x {1 + len(rivals)} policies in {took:.0f} s with {jobs} job(s); "
-        f"company {comp.games_per_second:.2f} games/s on one process"
+        f"{name} {me.games_per_second:.2f} games/s on one process"
     )
     if out:
         with open(out, "w") as f:
@@ -120,9 +162,10 @@ def stream(
                 out.flush()
 
 
-def summarize(path: str) -> None:
+def summarize(path: str, first: str | None = None) -> None:
     """Report stream files (comma-separated; a later file's games replace an earlier's):
-    the seeds every policy has finished, with intervals."""
+    the seeds every policy has finished, with intervals; ``first`` is paired against
+    every other policy (the same seeds: the same game dice for each)."""
     from hexclass.classroom.combined_arms.simulate import Comparison, GameResult, Summary
 
     by: dict[str, dict[int, GameResult]] = {}
@@ -133,14 +176,25 @@ def summarize(path: str) -> None:
                 p = r.pop("policy")
                 by.setdefault(p, {})[r["seed"]] = GameResult(**r)
     common = sorted(set.intersection(*(set(v) for v in by.values())))
+    order = [p for p in ("best", "steady", "passive") if p in by]
+    order += sorted(p for p in by if p not in order)
+    if first in by:
+        order = [first] + [p for p in order if p != first]
     sums = []
-    for p in ("best", "steady", "passive"):
-        if p not in by:
-            continue
+    for p in order:
         res = [by[p][s] for s in common]
         sums.append(Summary(p, len(res), common[0], 0, 0.0, [r.score for r in res], res))
     text = Comparison(sums).report()
     print("\n".join(line for line in text.splitlines() if "games/s" not in line))
+    for s in sums:
+        turns = statistics.fmean(s.turns)
+        own = statistics.fmean(r.friendly_broken for r in s.results)
+        broke = statistics.fmean(r.enemy_broken for r in s.results)
+        secs = statistics.fmean(r.seconds for r in s.results)
+        print(
+            f"  {s.policy:<14} turns {turns:4.1f}, enemy / own platoons broken "
+            f"{broke:.2f} / {own:.2f} a game, {secs:.2f} s a game"
+        )
 
 
 def speed(n: int, seed: int) -> None:
@@ -207,7 +261,17 @@ def main() -> None:
     ap.add_argument(
         "--only",
         default="strength,speed,coach",
-        help="cases, comma-separated: strength, speed, coach, company",
+        help="cases, comma-separated: strength, speed, coach, company, approach",
+    )
+    ap.add_argument(
+        "--approach",
+        default="approach",
+        help="the approach executor to measure: approach or approach_best (approach)",
+    )
+    ap.add_argument(
+        "--approach-vs",
+        default="passive,steady",
+        help="policies the approach executor is paired against (passive,steady)",
     )
     ap.add_argument(
         "--company-vs",
@@ -219,13 +283,14 @@ def main() -> None:
     ap.add_argument("--stream", default=None, help="play to this JSON-lines file, resumable")
     ap.add_argument("--summarize", default=None, help="report --stream files so far")
     ap.add_argument("--policies", default="best,steady,passive", help="for --stream")
+    ap.add_argument("--first", default=None, help="--summarize: pair this policy with the rest")
     args = ap.parse_args()
     if args.summarize:
-        summarize(args.summarize)
+        summarize(args.summarize, args.first)
         return
     if args.stream:
         stream(args.games, args.seed, args.jobs, args.stream, args.policies.split(","))
-        summarize(args.stream)
+        summarize(args.stream, args.first)
         return
     cases = set(args.only.split(","))
     print("machine: 2 shared cores, noisy neighbours")
@@ -237,6 +302,9 @@ def main() -> None:
         strength(args.games, args.seed, args.jobs, args.plot, args.json)
     if "company" in cases:
         company(args.games, args.seed, args.jobs, args.company_vs.split(","), args.json)
+    if "approach" in cases:
+        rivals = args.approach_vs.split(",")
+        challenger(args.approach, args.games, args.seed, args.jobs, rivals, args.json)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,10 @@ The package is split by concern: :mod:`.assessment` (what hexes cost, what threa
 :mod:`.search` and :mod:`.base` (protocol, baselines, :func:`play_game`). The numbers
 they weigh come from the engine (:mod:`~hexclass.classroom.combined_arms.quick`).
 
+``approach`` (:mod:`.approach`) is steady whose rifle platoons end no move within the
+enemy's reach (fire or spotted mortars) unless they close that turn; ``approach_best``
+is ``best`` with it as one more plan.
+
 ``bold`` is the same policy with the caution off: it attacks whatever is nearest, two
 companies at once, and plays on regardless. ``random`` picks uniformly among the legal actions (never ending the
 game early) from a ``random.Random`` the caller seeds. ``passive`` ends the battle after
@@ -59,6 +63,7 @@ from collections.abc import Callable
 
 from ..state import LAST_TURN
 from ..units import ARMOUR_IDS, MMG_IDS
+from .approach import ApproachBest, ApproachPolicy
 from .base import (
     MAX_ACTIONS_PER_PHASE,
     PassivePolicy,
@@ -74,6 +79,8 @@ from .steady import BOLD, Sight, SteadyPolicy, SteadyWeights
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "best": BestPolicy,
     "company": CompanyPlanner,
+    "approach": ApproachPolicy,
+    "approach_best": ApproachBest,
     "steady": SteadyPolicy,
     "bold": lambda rng: SteadyPolicy(rng, BOLD, name="bold"),
     "random": RandomPolicy,
@@ -98,6 +105,8 @@ __all__ = [
     "SearchBudget",
     "CompanyPlanner",
     "CompanyBudget",
+    "ApproachPolicy",
+    "ApproachBest",
     "SteadyPolicy",
     "SteadyWeights",
     "BOLD",
