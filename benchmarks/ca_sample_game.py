@@ -50,9 +50,9 @@ from hexclass.classroom.combined_arms import (
 )
 from hexclass.classroom.combined_arms.board import potential_posts
 from hexclass.classroom.combined_arms.bots.approach import ApproachPolicy
-from hexclass.classroom.combined_arms.bots.base import _close_phase
+from hexclass.classroom.combined_arms.bots.base import _close_phase, decide
 from hexclass.classroom.combined_arms.bots.company import CompanyPlanner
-from hexclass.classroom.combined_arms.bots.search import BestPolicy, HoldPolicy, _decide
+from hexclass.classroom.combined_arms.bots.search import BestPolicy, HoldPolicy
 from hexclass.classroom.combined_arms.bots.steady import SteadyPolicy
 from hexclass.classroom.combined_arms.outlook import end_distribution, planning_copy
 from hexclass.classroom.combined_arms.positions import Position, state_from_position
@@ -194,7 +194,7 @@ class Script:
 
     def act(self, state: GameState, seat: str):
         if state.pending is not None:
-            return _decide(state, seat)
+            return decide(state, seat)
         key = (state.turn, state.phase)
         if self.phase is None:
             self.phase = key
