@@ -25,7 +25,6 @@ instructor is looking at. Seat tokens and unknown tokens get a refusal and no co
 from __future__ import annotations
 
 import asyncio
-import base64
 import datetime as dt
 import html
 import os
@@ -52,6 +51,7 @@ from hexclass.classroom.sessions.store import StoreError
 from .ca_board import CABoardView
 from .ca_panels import STYLE
 from .coop_debrief import DebriefPanel
+from .coop_notices import data_link, guarded, notice_html
 
 POLL_SECONDS = 0.5
 EVERYONE = "*"  # the replay's neutral view (no seat)
@@ -116,28 +116,6 @@ def parse_whole(text, what: str, low: int, high: int, blank=InputError) -> int |
     if not low <= value <= high:
         raise InputError(f"{what}: must be from {low} to {high}, got {value}")
     return value
-
-
-def notice_html(text: str, bad: bool = False) -> str:
-    cls = "hx-msg-bad" if bad else "hx-msg-ok"
-    return f'<div class="hx-panel hx-notice {cls}">{esc(text)}</div>'
-
-
-def data_link(name: str, data: bytes, mime: str) -> str:
-    b64 = base64.b64encode(data).decode()
-    return f'<a download="{esc(name)}" href="data:{mime};base64,{b64}">{esc(name)}</a>'
-
-
-def guarded(notice: W.HTML, fn: Callable[[], None]) -> Callable:
-    """A button callback that shows any error inline instead of a traceback."""
-
-    def callback(*_):
-        try:
-            fn()
-        except Exception as exc:  # noqa: BLE001 - the page must never show a traceback
-            notice.value = notice_html(f"That did not work: {exc}", bad=True)
-
-    return callback
 
 
 def refusal_html(reason: str) -> str:
