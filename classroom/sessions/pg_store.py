@@ -50,7 +50,7 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import sealed
-from .hidden import HIDDEN_TABLES
+from .hidden_tables import HIDDEN_TABLES
 from .sql_store import (
     CLASS_OF_GAME_SQL,
     GAME_SQL,

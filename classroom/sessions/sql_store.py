@@ -43,7 +43,7 @@ from hexclass.classroom.combined_arms.actions import ActionFormatError
 from hexclass.classroom.combined_arms.engine import check
 
 from . import policy, sealed
-from .hidden import HiddenTables
+from .hidden_tables import HiddenTables
 from .live import LiveGame, Update
 from .roles import Layout, LayoutError
 from .store import (
