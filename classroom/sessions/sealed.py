@@ -62,6 +62,7 @@ import secrets
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from .address import is_postgres, sqlite_path
 from .store import StoreError
 
 KEY_ENV = "HEXCLASS_KEY"
@@ -143,8 +144,6 @@ def seat_key(token: str) -> Sealer:
 
 def key_file_for(location) -> pathlib.Path:
     """The default key file of a store location (see the module docstring)."""
-    from .locate import is_postgres, sqlite_path
-
     if is_postgres(location):
         from urllib.parse import urlsplit
 
