@@ -476,27 +476,13 @@ class GameStore(abc.ABC):
         """The store's clock (seconds since the epoch); tests may replace it."""
         return time.time()
 
+    @abc.abstractmethod
     def live_game(self, game_id: int, *, pin: bool = False, catch_up: bool = True):
         """This process's one :class:`.live.LiveGame` for ``game_id``, caught up to the store.
 
         The store checks orders against it and a page's follower shares it (``pin``
         keeps it in the cache for as long as the store lives).
         """
-        info = self.game(game_id)
-        if info is None:
-            raise KeyError(f"there is no game {game_id}")
-        live = self._live_games().get(info, pin=pin)
-        if catch_up:
-            live.catch_up(lambda after: self.actions(game_id, after=after))
-        return live
-
-    def _live_games(self):
-        cache = getattr(self, "_live_cache", None)
-        if cache is None:
-            from .live import LiveGames
-
-            cache = self._live_cache = LiveGames()
-        return cache
 
     # --- seats' own keys (sealed.py) ---------------------------------------------------------
 
