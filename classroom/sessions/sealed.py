@@ -44,7 +44,7 @@ True
 >>> s.open(box, "token")
 Traceback (most recent call last):
 ...
-hexclass.classroom.sessions.store.StoreError: a sealed seed does not open with this store's key (was the key file replaced?)
+hexclass.classroom.sessions.errors.StoreError: a sealed seed does not open with this store's key (was the key file replaced?)
 >>> token_hash("abc")[:16]
 'ba7816bf8f01cfea'
 """
@@ -63,7 +63,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from .address import is_postgres, sqlite_path
-from .store import StoreError
+from .errors import NoKey, StoreError
 
 KEY_ENV = "HEXCLASS_KEY"
 KEY_FILE_ENV = "HEXCLASS_KEY_FILE"
@@ -73,10 +73,6 @@ PREFIX = "s1:"
 KEY_BYTES = 32
 NONCE_BYTES = 12
 OPENED_CACHE = 4096
-
-
-class NoKey(StoreError):
-    """This process holds no key for the store (a seat kernel), yet a secret was asked."""
 
 
 class Sealer:
@@ -123,6 +119,11 @@ class Sealer:
 
 def is_sealed(value) -> bool:
     return isinstance(value, str) and value.startswith(PREFIX)
+
+
+def new_token() -> str:
+    """An unguessable link token (192 random bits, URL-safe)."""
+    return secrets.token_urlsafe(24)
 
 
 def token_hash(token: str) -> str:
@@ -253,8 +254,6 @@ def open_int(sealer: Sealer | None, value, purpose: str) -> int | None:
 
 def new_token_row(sealer: Sealer | None) -> tuple[str, str, str]:
     """A fresh link token: (the token, its hash for lookups, its sealed copy)."""
-    from .store import new_token
-
     token = new_token()
     return token, token_hash(token), need(sealer, "making a link").seal(token, "token")
 
@@ -415,5 +414,6 @@ __all__ = [
     "open_int",
     "seat_key",
     "sealer_for",
+    "new_token",
     "token_hash",
 ]

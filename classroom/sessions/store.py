@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import abc
 import re
-import secrets
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -39,7 +38,9 @@ from hexclass.classroom.combined_arms.actions import (
 from hexclass.classroom.combined_arms.game import new_game
 from hexclass.classroom.combined_arms.state import GameState, Options
 
+from .errors import NoKey, StoreError
 from .roles import Layout
+from .sealed import new_token, seat_key
 
 STALE_MESSAGE = "the board changed — here it is again"
 MESSAGE_MODES = ("free", "written")
@@ -116,10 +117,6 @@ class Refused:
 
 
 Result = Accepted | Refused
-
-
-class StoreError(RuntimeError):
-    """The store's data cannot be trusted (e.g. a log that no longer replays)."""
 
 
 @dataclass(frozen=True)
@@ -285,11 +282,6 @@ class CreatedClass:
 # --- shared helpers for every implementation -----------------------------------------------
 
 
-def new_token() -> str:
-    """An unguessable link token (192 random bits, URL-safe)."""
-    return secrets.token_urlsafe(24)
-
-
 def looks_like_token(token: Any) -> bool:
     return isinstance(token, str) and bool(_TOKEN_RE.match(token))
 
@@ -342,8 +334,6 @@ def options_from_json(data: Any) -> Options:
 def initial_state(spec: GameSpec | GameInfo) -> GameState:
     """The game before any action: the same spec always gives the same board and dice."""
     if spec.seed is None:
-        from .sealed import NoKey
-
         raise NoKey(
             f"team {spec.team}'s game cannot be replayed here: its seed is sealed and this "
             "process has no key for the store (a seat kernel reads the referee's copy)"
@@ -504,8 +494,6 @@ class GameStore(abc.ABC):
         if key is None and self.has_key:
             info = self.game(game_id)
             if info is not None:
-                from .sealed import seat_key
-
                 for name, token in self.tokens(info.class_id)[1].get(game_id, {}).items():
                     keys[(game_id, name)] = seat_key(token)
                 key = keys.get((game_id, seat))
@@ -514,8 +502,6 @@ class GameStore(abc.ABC):
     def remember_seat(self, found: TokenInfo | None, token: str) -> TokenInfo | None:
         """A seat's token was just looked up: keep its seat key (for :meth:`seat_key`)."""
         if found is not None and found.kind == "seat":
-            from .sealed import seat_key
-
             keys = self.__dict__.setdefault("_seat_keys", {})
             keys[(found.game_id, found.seat)] = seat_key(token)
         return found
