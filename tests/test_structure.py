@@ -25,6 +25,17 @@ PACKAGES = {"classroom": "hexclass.classroom", "widgets": "hexclass.widgets"}
 MAX_LINES = 900
 ENGINE = "hexclass.classroom.combined_arms"
 BOTS = "hexclass.classroom.combined_arms.bots"
+# The modules of combined_arms/ that use both the engine and the bots, kept at the addresses
+# pages, notebooks and tests import them from: they sit above both, and nothing in the
+# engine or the bots imports them.
+ABOVE = frozenset(
+    f"{ENGINE}.{name}"
+    for name in (
+        "bot",  # the bots by their old address
+        "simulate",  # the balance lab: many games of a named policy
+        "defender_game",  # a learner defends against a named attacker bot
+    )
+)
 
 
 def _modules() -> dict[str, pathlib.Path]:
@@ -212,20 +223,46 @@ def _reachable(start: str) -> dict[str, str | None]:
     return previous
 
 
-def test_the_engine_does_not_import_the_bots():
-    """No module of combined_arms outside bots/ reaches bots/, even through another module."""
-    engine = [
+def _in_bots(name: str) -> bool:
+    return name == BOTS or name.startswith(BOTS + ".")
+
+
+def _engine_modules() -> list[str]:
+    """combined_arms/ without bots/ and without the modules that sit above both."""
+    return sorted(
         name
         for name in MODULES
-        if (name == ENGINE or name.startswith(ENGINE + ".")) and not name.startswith(BOTS)
-    ]
+        if (name == ENGINE or name.startswith(ENGINE + "."))
+        and not _in_bots(name)
+        and name not in ABOVE
+    )
+
+
+def _chain(previous: dict[str, str | None], hit: str) -> str:
+    chain = [hit]
+    while previous[chain[-1]] is not None:
+        chain.append(previous[chain[-1]])
+    return " -> ".join(_short(m) for m in reversed(chain))
+
+
+def test_the_engine_does_not_import_the_bots():
+    """No module of the engine reaches bots/, even through another module."""
+    engine = _engine_modules()
+    assert f"{ENGINE}.engine" in engine and f"{ENGINE}.quick" in engine
+    assert set(MODULES) >= ABOVE, "a module named in ABOVE is gone: update the list"
     leaks = []
-    for name in sorted(engine):
+    for name in engine:
         previous = _reachable(name)
-        hit = next((m for m in previous if m == BOTS or m.startswith(BOTS + ".")), None)
+        hit = next((m for m in previous if _in_bots(m)), None)
         if hit is not None:
-            chain = [hit]
-            while previous[chain[-1]] is not None:
-                chain.append(previous[chain[-1]])
-            leaks.append(" -> ".join(_short(m) for m in reversed(chain)))
+            leaks.append(_chain(previous, hit))
     assert not leaks, "the engine imports the bots:\n" + "\n".join(leaks)
+
+
+def test_the_modules_above_the_engine_and_the_bots_stay_on_top():
+    """simulate, defender_game and the bot shim use both layers; neither layer uses them."""
+    below = [name for name in MODULES if name.startswith(ENGINE) and name not in ABOVE]
+    upward = sorted(
+        f"{_short(name)} -> {_short(target)}" for name in below for target in GRAPH[name] & ABOVE
+    )
+    assert not upward, "the engine or the bots import a module above them:\n" + "\n".join(upward)
