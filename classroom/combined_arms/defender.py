@@ -62,10 +62,6 @@ def bidder_seat(name: str) -> SeatSpec:
     return SeatSpec(name, frozenset(), frozenset({BID}))
 
 
-def is_variant(state: GameState) -> bool:
-    return state.options.enemy_player
-
-
 # --- bidding (CA p.7: the two-player game) -----------------------------------------------
 
 

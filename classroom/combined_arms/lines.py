@@ -124,10 +124,6 @@ def terrain_mask(state) -> int:
     return m
 
 
-def terrain_blocks(state, h: Hex) -> bool:
-    return h in state.smoke or (h in state.board.hex_set and state.board.blocks(h))
-
-
 def enemy_line(state, a: Hex, b: Hex) -> LineOfFire:
     """A line for enemy fire: your platoons never block it (CA "Enemy Fire")."""
     return trace(a, b, terrain_mask(state))

@@ -43,14 +43,9 @@ from hexclass.classroom.combined_arms.state import GameState
 
 from .hidden_tables import PUBLIC, HiddenTables, Order
 from .locate import open_location
-from .store import GameInfo, StoreError
+from .store import StoreError
 
 DEFENDER = "defender"
-
-
-def is_hidden(game: GameInfo) -> bool:
-    """An enemy-player game: its seats see views, never the log."""
-    return game.options.enemy_player
 
 
 # --- what each seat sees -----------------------------------------------------------------

@@ -51,7 +51,6 @@ PRESENCE_TIMEOUT = 15.0  # seconds without a heartbeat before a seat shows as go
 HEARTBEAT_EVERY = 5.0  # what a seat kernel should aim for
 INSTRUCTOR = "instructor"  # the sender name of the instructor's messages
 GAME_STATUSES = ("running", "paused", "ended")
-REQUEST_STATUSES = ("waiting", "granted", "denied", "done", "withdrawn", "expired")
 OPEN_REQUESTS = ("waiting", "granted")
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
