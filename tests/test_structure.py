@@ -191,8 +191,14 @@ def test_the_graph_sees_imports_of_every_kind():
     assert f"{ENGINE}.engine" in GRAPH[ENGINE]  # from .engine import apply (package __init__)
     assert f"{ENGINE}.state" in GRAPH[f"{ENGINE}.engine"]
     assert "hexclass.classroom.hexgrid" in GRAPH[f"{ENGINE}.board"]
+    assert "hexclass.widgets.coach" in GRAPH["hexclass.widgets.ca_app"]  # inside solitaire_app
     assert all(name.startswith(("hexclass.classroom", "hexclass.widgets")) for name in MODULES)
     assert len(MODULES) > 100
+
+
+def test_the_cycle_finder_names_each_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "e"}, "e": {"d"}, "f": set()}
+    assert sorted(_strong_components(graph)) == [["a", "b", "c"], ["d", "e"], ["f"]]
 
 
 def test_no_import_cycles():
