@@ -15,10 +15,7 @@ from hexclass.classroom.hexgrid import Hex
 
 from . import defender, enemy, mortars
 from .lines import within_range
-from .reasons import (
-    COOP,
-    ENEMY_FIRE,
-)
+from .reasons import COOP, ENEMY_FIRE
 from .sequence import title
 from .state import LAST_TURN, TRACK_SIZE, Decision, GameState
 from .units import BROKEN, POTENTIAL
