@@ -6,7 +6,7 @@ Cases, each timed side by side in one run (medians of ``--repeats``):
 
 * **check a built action**: one Python-built action (a mix of every type, as the bots
   and pages build them) checked for field types and ranges. Hand checks
-  (``validate.action_problem``) against msgspec (``convert(..., from_attributes=True)``
+  (``actions.action_problem``) against msgspec (``convert(..., from_attributes=True)``
   into a mirror ``Struct``) and pydantic (``model_validate(..., from_attributes=True)``
   into a mirror strict model);
 * **decode a JSON action**: the text the store keeps, to a checked action:
@@ -39,10 +39,10 @@ from hexclass.classroom.combined_arms.actions import (
     Face,
     Move,
     action_from_json,
+    action_problem,
     action_to_json,
 )
 from hexclass.classroom.combined_arms.bot import make_policy, play_game
-from hexclass.classroom.combined_arms.validate import action_problem
 
 SAMPLE = [
     Enter("player", "D1", (0, 0)),

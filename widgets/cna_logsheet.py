@@ -493,11 +493,6 @@ def plan_run(unit: Unit, cps_per_stage: Sequence, start: int = 0) -> tuple[LogSh
     return sheet, unspent
 
 
-def plan_sheet(unit: Unit, cps_per_stage: Sequence, start: int = 0) -> LogSheet:
-    """:func:`plan_run`'s sheet."""
-    return plan_run(unit, cps_per_stage, start)[0]
-
-
 def parse_plan(text: str) -> list:
     """'30, 30, 0' -> [30, 30, 0]; halves allowed; anything else raises ValueError."""
     out = []

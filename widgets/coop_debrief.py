@@ -30,6 +30,8 @@ import tempfile
 
 import ipywidgets as W
 
+from .coop_notices import data_link, guarded, notice_html
+
 esc = html.escape
 
 DEBRIEF_STYLE = """
@@ -436,8 +438,6 @@ class DebriefPanel:
     """The Debrief tab: a projected summary of every team; CSV and JSON exports."""
 
     def __init__(self, console) -> None:
-        from .coop_console import guarded
-
         self.console = console
         self.debrief = None
         self.notice = W.HTML()
@@ -475,8 +475,6 @@ class DebriefPanel:
 
     def build(self) -> None:
         """Replay every team's log into the debrief; draw the summary and the charts."""
-        from .coop_console import notice_html
-
         self.debrief = d = self.console.debrief()
         self.body.value = debrief_html(d)
         turns = d["turns"]["turn"]
@@ -512,8 +510,6 @@ class DebriefPanel:
             self.build()
 
     def export_csv(self) -> list[pathlib.Path]:
-        from .coop_console import data_link
-
         self._ensure()
         folder = self.export_dir()
         paths = self.debrief.export_csv(folder)
@@ -522,8 +518,6 @@ class DebriefPanel:
         return paths
 
     def export_json(self) -> pathlib.Path:
-        from .coop_console import data_link
-
         self._ensure()
         folder = self.export_dir()
         path = self.debrief.export_json(folder / f"class{self.console.class_id}-debrief.json")

@@ -12,7 +12,7 @@ from typing import Any
 
 from hexclass.classroom.hexgrid import Hex
 
-from .validate import ActionFormatError, action_problem, describe, validate_action
+from .validate import FIELD_CHECKS, TYPE_FIELD_CHECKS, ActionFormatError, Check, describe
 
 __all__ = [  # the action types, their JSON form, and the shape check they all pass
     "ACTION_TYPES",
@@ -338,3 +338,53 @@ def _fields_of(cls) -> tuple:
 @cache
 def _field_names(cls) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
+
+
+# --- the shape check: each field of an action against the checks of .validate ----------
+
+_SPECS: dict[type, tuple[tuple[str, Check], ...]] = {}
+
+
+def _spec(cls: type) -> tuple[tuple[str, Check], ...]:
+    spec = tuple(
+        (f.name, TYPE_FIELD_CHECKS.get((cls.__name__, f.name)) or FIELD_CHECKS[f.name])
+        for f in fields(cls)
+    )
+    _SPECS[cls] = spec
+    return spec
+
+
+def action_problem(action: Any) -> ActionFormatError | None:
+    """What is malformed about ``action`` (as an error to raise or show), or None.
+
+    Shape only: a well-formed action may still be illegal (ask :func:`~.engine.check`).
+    """
+    cls = type(action)
+    spec = _SPECS.get(cls)
+    if spec is None:
+        if ACTION_TYPES.get(cls.__name__) is not cls:
+            return ActionFormatError(
+                f"expected a Combined Arms action (one of {', '.join(ACTION_TYPES)}), "
+                f"got {cls.__name__}",
+                field="type",
+                expected="a Combined Arms action",
+            )
+        spec = _spec(cls)
+    for name, check in spec:
+        value = getattr(action, name)
+        expected = check(value)
+        if expected is not None:
+            return ActionFormatError(
+                f"{cls.__name__}.{name}: expected {expected}, got {describe(value)}",
+                field=name,
+                expected=expected,
+            )
+    return None
+
+
+def validate_action(action: Any):
+    """``action`` itself if well-formed; raises :class:`ActionFormatError` otherwise."""
+    problem = action_problem(action)
+    if problem is not None:
+        raise problem
+    return action

@@ -79,6 +79,32 @@ def _hex_of(row: int, col: int) -> Hex:
 
 STANDARD_HEXES: tuple[Hex, ...] = tuple(standard_hexes())
 STANDARD_HEX_SET = frozenset(STANDARD_HEXES)
+# A set of hexes as a bit mask over the 79 standard hexes (bit i: STANDARD_HEXES[i]): lines
+# of fire (.lines), the terrain that blocks them and the rifle platoons in the way.
+_INDEX: dict[Hex, int] = {h: i for i, h in enumerate(STANDARD_HEXES)}
+
+
+def hex_index(h: Hex) -> int:
+    return _INDEX[h]
+
+
+def mask_of(hexes) -> int:
+    """The mask of ``hexes`` (hexes off the standard board are left out)."""
+    m = 0
+    for h in hexes:
+        i = _INDEX.get(h)
+        if i is not None:
+            m |= 1 << i
+    return m
+
+
+def hexes_of_mask(mask: int) -> tuple[Hex, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(STANDARD_HEXES[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
 
 
 def _shape_tables():
@@ -186,8 +212,6 @@ class Board:
             self.road_beyond_enemy_edge,
         }
         self.neighbours_on_board = NEIGHBOURS_ON_BOARD
-        from .lines import mask_of
-
         terrain = self.terrain
         self.block_mask = mask_of(h for h in hexes if terrain[h] in BLOCKS_LINES_OF_FIRE)
         self.crest_set = frozenset(h for h in hexes if terrain[h] in CRESTS)

@@ -1,5 +1,8 @@
 """The attackers, by their old address: everything now lives in :mod:`.bots`.
 
+Like :mod:`.simulate` and :mod:`.defender_game`, this module sits above both the engine
+and the bots (tests/test_structure.py: no other module of the engine imports the bots).
+
 ``hexclass.classroom.combined_arms.bot`` stays importable (``POLICIES``, ``make_policy``,
 ``play_game``, the policy classes and the fast odds they used to keep here) so callers
 and saved notebooks keep working.
@@ -13,7 +16,6 @@ from __future__ import annotations
 
 from .bots import *  # noqa: F403
 from .bots import __all__ as _bots_all
-from .bots.base import ENEMY_EDGE_ROW, _close_phase
 from .quick import (
     armour_risk,
     atg_chance,
@@ -28,8 +30,6 @@ from .quick import (
 
 __all__ = [
     *_bots_all,
-    "ENEMY_EDGE_ROW",
-    "_close_phase",
     "armour_risk",
     "atg_chance",
     "best_cluster_total",

@@ -34,6 +34,7 @@ import random
 from hexclass.classroom.hexgrid import Hex
 
 from . import enemy
+from .enemy import real_platoon_at
 from .enemy_player import (
     Deployment,
     DeploymentField,
@@ -60,10 +61,6 @@ def defender_seat(name: str = DEFENDER) -> SeatSpec:
 def bidder_seat(name: str) -> SeatSpec:
     """A seat of the two-player game before the bidding says which side it takes."""
     return SeatSpec(name, frozenset(), frozenset({BID}))
-
-
-def is_variant(state: GameState) -> bool:
-    return state.options.enemy_player
 
 
 # --- bidding (CA p.7: the two-player game) -----------------------------------------------
@@ -178,43 +175,7 @@ def do_deploy(state: GameState, platoons, atgs) -> None:
     state.log("phase", "the defender has deployed; Turn 1: Friendly Move Phase")
 
 
-# --- reveals without dice ----------------------------------------------------------------
-
-
-def real_platoon_at(state: GameState, h: Hex) -> bool:
-    return h in state.secret.platoons
-
-
-def reveal_platoon(state: GameState, h: Hex, why: str) -> bool:
-    """Turn a potential platoon counter over: real stays (revealed), a dummy goes."""
-    real = real_platoon_at(state, h)
-    verdict = "a real platoon" if real else "nothing there: counters removed"
-    state.log(
-        "reveal",
-        f"{state.label(h)} revealed ({why}): {verdict}",
-        target=h,
-        what="platoon",
-        outcome=[verdict],
-        rule=VARIANT,
-    )
-    enemy.platoon_revealed(state, h, real)
-    return real
-
-
-def reveal_atg(state: GameState, h: Hex, why: str) -> bool:
-    """Turn a potential ATG counter over: real ATGs make the platoon real too."""
-    real = h in state.secret.atgs
-    verdict = "real ATGs (and a real platoon)" if real else "no ATGs: ATG counter removed"
-    state.log(
-        "reveal",
-        f"ATG counter in {state.label(h)} revealed ({why}): {verdict}",
-        target=h,
-        what="ATGs",
-        outcome=[verdict],
-        rule=VARIANT,
-    )
-    enemy.atg_revealed(state, h, real)
-    return real
+# --- the defender's reveal orders (the reveals themselves: enemy.reveal_by_order) ---------
 
 
 def unrevealed(state: GameState) -> list[Hex]:
@@ -257,17 +218,6 @@ def do_reveals(state: GameState, hexes) -> None:
     state.log(
         "decision", f"the defender will reveal on activation: {names}", rule=VARIANT, **SECRET
     )
-
-
-def reveal_on_activation(state: GameState, h: Hex) -> None:
-    """Adjacent attackers force a reveal; otherwise only the defender's order does."""
-    post = state.enemy[h]
-    if enemy.adjacent_to_friends(state, h):
-        enemy.reveal_all(state, h, "attacking platoon adjacent")
-    elif h in state.reveal_orders and post.platoon == POTENTIAL:
-        reveal_platoon(state, h, "the defender reveals it")
-        if h in state.enemy and state.enemy[h].atg == POTENTIAL:
-            reveal_atg(state, h, "the defender reveals it")
 
 
 # --- the defender's targets ----------------------------------------------------------------
@@ -494,7 +444,7 @@ def _pick_uniformly(items, rng: random.Random):
 
 def _ai_would_reveal(state: GameState, h: Hex) -> bool:
     """The solitaire AI's reveal test away from your platoons (CA "Enemy Decisions";
-    adjacent attackers force a reveal anyway, :func:`reveal_on_activation`)."""
+    adjacent attackers force a reveal anyway, :func:`~.enemy.reveal_by_order`)."""
     post = state.enemy[h]
     if not post.fresh:
         return False  # neither test is due (and nothing need be weighed)

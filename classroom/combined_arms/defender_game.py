@@ -17,7 +17,7 @@ from hexclass.classroom.hexgrid import Hex
 
 from . import enemy, odds
 from .actions import ChooseMortar, ChooseReveals, ChooseTarget, Deploy
-from .bot import make_policy
+from .bots import make_policy
 from .defender import (
     DEFENDER,
     ai_choice,

@@ -14,9 +14,8 @@ from hexclass.classroom.dice import chances
 from hexclass.classroom.hexgrid import Hex
 
 from .board import DEFENSIVE, DIST, HULL_DOWN, facing_arcs, in_arc
-from .fire import Modifier
 from .lines import enemy_line, hex_index, line_cost, terrain_mask, within_range
-from .reasons import CHART, DECISIONS, ENEMY_FIRE
+from .reasons import CHART, DECISIONS, ENEMY_FIRE, VARIANT, Modifier
 from .units import BOARD, BROKEN, POTENTIAL, REAL, EnemyPost, Platoon
 
 ARMOUR_BREAK = 2  # chart form: modified 2+ breaks armour (text form: 5+ with the -3 folded in)
@@ -349,11 +348,9 @@ def _reveal_roll(
 def test_platoon(state, h: Hex, why: str, weighed: dict | None = None) -> bool:
     """Roll to reveal a potential platoon: real on 5+, otherwise both counters go.
 
-    With a live defender (CA p.7) the deployment says, not a die (``defender.py``).
+    With a live defender (CA p.7) the deployment says, not a die (:func:`reveal_platoon`).
     """
     if state.options.enemy_player:
-        from .defender import reveal_platoon
-
         return reveal_platoon(state, h, why)
     post = state.enemy[h]
     verdicts = ("a real platoon", "nothing there: counters removed")
@@ -375,8 +372,6 @@ def platoon_revealed(state, h: Hex, real: bool) -> None:
 def test_atg(state, h: Hex, why: str, weighed: dict | None = None) -> bool:
     """Roll to reveal potential ATGs: on 5+ ATGs and platoon are real, else the ATGs go."""
     if state.options.enemy_player:
-        from .defender import reveal_atg
-
         return reveal_atg(state, h, why)
     post = state.enemy[h]
     verdicts = ("real ATGs (and a real platoon)", "no ATGs: ATG counter removed")
@@ -397,6 +392,56 @@ def atg_revealed(state, h: Hex, real: bool) -> None:
     else:
         post.atg = None
         post.atg_removed = True
+
+
+# --- reveals without dice: a live defender's deployment says (CA p.7) -------------------
+
+
+def real_platoon_at(state, h: Hex) -> bool:
+    return h in state.secret.platoons
+
+
+def reveal_platoon(state, h: Hex, why: str) -> bool:
+    """Turn a potential platoon counter over: real stays (revealed), a dummy goes."""
+    real = real_platoon_at(state, h)
+    verdict = "a real platoon" if real else "nothing there: counters removed"
+    state.log(
+        "reveal",
+        f"{state.label(h)} revealed ({why}): {verdict}",
+        target=h,
+        what="platoon",
+        outcome=[verdict],
+        rule=VARIANT,
+    )
+    platoon_revealed(state, h, real)
+    return real
+
+
+def reveal_atg(state, h: Hex, why: str) -> bool:
+    """Turn a potential ATG counter over: real ATGs make the platoon real too."""
+    real = h in state.secret.atgs
+    verdict = "real ATGs (and a real platoon)" if real else "no ATGs: ATG counter removed"
+    state.log(
+        "reveal",
+        f"ATG counter in {state.label(h)} revealed ({why}): {verdict}",
+        target=h,
+        what="ATGs",
+        outcome=[verdict],
+        rule=VARIANT,
+    )
+    atg_revealed(state, h, real)
+    return real
+
+
+def reveal_by_order(state, h: Hex) -> None:
+    """Adjacent attackers force a reveal; otherwise only the defender's order does."""
+    post = state.enemy[h]
+    if adjacent_to_friends(state, h):
+        reveal_all(state, h, "attacking platoon adjacent")
+    elif h in state.reveal_orders and post.platoon == POTENTIAL:
+        reveal_platoon(state, h, "the defender reveals it")
+        if h in state.enemy and state.enemy[h].atg == POTENTIAL:
+            reveal_atg(state, h, "the defender reveals it")
 
 
 def reveal_all(state, h: Hex, why: str) -> None:
@@ -479,9 +524,7 @@ def recovers_instead_of_firing(state, h: Hex, post) -> bool:
 def _activate_for_defender(state, h: Hex) -> list[tuple]:
     """CA p.7: reveal as the variant says, recover if spent, else fire where the defender
     chooses (the choices are agenda steps, so the engine can wait for them)."""
-    from .defender import reveal_on_activation
-
-    reveal_on_activation(state, h)
+    reveal_by_order(state, h)
     post = state.enemy.get(h)
     if post is None:
         return []

@@ -24,23 +24,14 @@ from hexclass.classroom.dice import chances
 from hexclass.classroom.hexgrid import Hex
 
 from .board import DIST, in_arc
+from .enemy import break_post
 from .lines import MAX_RANGE, LineOfFire, friendly_line, line_penalty, within_range
-from .reasons import CHART, FIRE, VARIANT, Illegal
+from .reasons import CHART, FIRE, VARIANT, Illegal, Modifier
 from .state import TRACK_SIZE
 from .units import BOARD, POTENTIAL, WITHDRAWN, Platoon
 
 PIN = 2  # CA "Fire Attacks": modified 2 or more, the enemy becomes spent
 BREAK = 4  # ... 4 or more with every firer adjacent: ATGs (and platoon, for infantry) broken
-
-
-@dataclass(frozen=True, slots=True)
-class Modifier:
-    value: int
-    reason: str
-    rule: str
-
-    def __str__(self) -> str:
-        return f"{self.value:+d} {self.reason} ({self.rule})"
 
 
 # --- who may fire --------------------------------------------------------------------------
@@ -328,8 +319,6 @@ def _resolve_attack(state, target: Hex, attack: AttackOdds, adjacent: bool) -> N
         post.fresh = False
         outcome.append("target pinned")
     if post is not None and adjacent and total >= BREAK:
-        from .enemy import break_post  # late import: enemy.py uses fire's Modifier
-
         outcome.extend(break_post(state, target, by_infantry=unit.is_infantry))
     if not outcome:
         outcome.append("no effect" if total < PIN or post is None else "target already spent")

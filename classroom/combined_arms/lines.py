@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from hexclass.classroom import hexgrid as hg
 from hexclass.classroom.hexgrid import Hex
 
-from .board import DIST
+from .board import DIST, hex_index, hexes_of_mask, mask_of  # noqa: F401 - hex_index: its old address
 
 MAX_RANGE = 5  # CA "Fire Attacks": targets 6 or more hexes away may not be engaged
 PARTIAL_BLOCKS_BLOCK = 2  # docs/rules-notes.md "Lines of fire": two partial blocks block
@@ -91,46 +91,9 @@ class LineOfFire:
 
 CLEAR = LineOfFire()
 
-_HEXES: list[Hex] = []
-_INDEX: dict[Hex, int] = {}
 # _PAIRS[a][b]: the masks of the line from a to b, one row per origin (a row is quicker
 # to find than a pair of hexes among thousands)
 _PAIRS: dict[Hex, dict[Hex, tuple[int, int]]] = {}
-
-
-def _build() -> None:
-    from .board import standard_hexes
-
-    _HEXES.extend(standard_hexes())
-    _INDEX.update({h: i for i, h in enumerate(_HEXES)})
-
-
-def hex_index(h: Hex) -> int:
-    if not _INDEX:
-        _build()
-    return _INDEX[h]
-
-
-def mask_of(hexes) -> int:
-    if not _INDEX:
-        _build()
-    m = 0
-    for h in hexes:
-        i = _INDEX.get(h)
-        if i is not None:
-            m |= 1 << i
-    return m
-
-
-def hexes_of_mask(mask: int) -> tuple[Hex, ...]:
-    if not _INDEX:
-        _build()
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_HEXES[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
 
 
 def pair_masks(a: Hex, b: Hex) -> tuple[int, int]:
@@ -159,10 +122,6 @@ def terrain_mask(state) -> int:
     if state.smoke:
         m |= mask_of(state.smoke)
     return m
-
-
-def terrain_blocks(state, h: Hex) -> bool:
-    return h in state.smoke or (h in state.board.hex_set and state.board.blocks(h))
 
 
 def enemy_line(state, a: Hex, b: Hex) -> LineOfFire:

@@ -1,4 +1,5 @@
-"""Why an action is refused: a rule section and a plain sentence, never a bare False."""
+"""Why an action is refused (a rule section and a plain sentence, never a bare False), and
+why a roll is modified (each modifier with its reason and rule)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,15 @@ class IllegalAction(ValueError):
         super().__init__(str(reason))
         self.reason = reason
         self.action = action
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """One die roll modifier, its reason and rule: ``-1 range 1 (CA p.22 die roll modifier chart)``."""
+
+    value: int
+    reason: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"{self.value:+d} {self.reason} ({self.rule})"

@@ -86,7 +86,6 @@ SEQUENCE: tuple[Phase, ...] = (
 )
 
 PHASES = {p.name: p for p in SEQUENCE}
-PLAYER_PHASES = tuple(p.name for p in SEQUENCE if p.actor == "player")
 
 
 def engine_steps_after(phase_name: str, turn: int) -> list[tuple]:

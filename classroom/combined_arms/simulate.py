@@ -321,9 +321,6 @@ def play_chunk(args: Chunk) -> tuple[str, list[GameResult]]:
     return policy, [play_one(s, policy, board) for s in seeds]
 
 
-_play_chunk = play_chunk  # the old name
-
-
 def _chunks(seeds: list[int], policies: list[str], board, workers: int) -> list[Chunk]:
     size = max(1, min(25, len(seeds) // (max(1, workers) * 8) or 1))
     out = []

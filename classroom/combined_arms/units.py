@@ -42,7 +42,6 @@ BOARD = "board"
 WITHDRAWN = "withdrawn"  # moved back off the rear edge, or out of ammo
 EXPLOITED = "exploited"  # in the enemy withdrawn box
 BROKEN = "broken"
-PLACES = (OFF, BOARD, WITHDRAWN, EXPLOITED, BROKEN)
 
 
 @dataclass(slots=True)
@@ -102,10 +101,6 @@ class EnemyPost:
     @property
     def revealed(self) -> bool:
         return self.platoon == REAL
-
-    @property
-    def has_real_atg(self) -> bool:
-        return self.atg == REAL
 
     @property
     def empty(self) -> bool:

@@ -6,11 +6,14 @@ saved game. This layer checks only *shape* — field types, ranges, unknown keys
 names the field and what was expected. Whether a well-formed action is *allowed* is the
 engine's question (:func:`~.engine.check` and its rule citations), asked only after.
 
+The check of a whole action (:func:`~.actions.action_problem`) lives beside the
+action types in :mod:`.actions`, built from the field checks here.
+
 Every refusal is an :class:`InputError` (``ActionFormatError`` for actions,
 ``PositionError`` for positions, ``RecordError`` for saves), so a caller catches one
 type and shows its sentence; nothing is changed when one is raised.
 
->>> from hexclass.classroom.combined_arms.actions import Face
+>>> from hexclass.classroom.combined_arms.actions import Face, action_problem
 >>> print(action_problem(Face("player", "A1", 2.0)))
 Face.facing: expected a corner number 0-5 (a whole number), got 2.0
 >>> action_problem(Face("player", "A1", 2)) is None
@@ -168,57 +171,3 @@ def describe(v: Any) -> str:
     except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
         text = f"<{type(v).__name__}>"
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-# --- actions -------------------------------------------------------------------------------
-
-_SPECS: dict[type, tuple[tuple[str, Check], ...]] = {}
-
-
-def _spec(cls: type) -> tuple[tuple[str, Check], ...]:
-    from dataclasses import fields
-
-    spec = tuple(
-        (f.name, TYPE_FIELD_CHECKS.get((cls.__name__, f.name)) or FIELD_CHECKS[f.name])
-        for f in fields(cls)
-    )
-    _SPECS[cls] = spec
-    return spec
-
-
-def action_problem(action: Any) -> ActionFormatError | None:
-    """What is malformed about ``action`` (as an error to raise or show), or None.
-
-    Shape only: a well-formed action may still be illegal (ask :func:`~.engine.check`).
-    """
-    cls = type(action)
-    spec = _SPECS.get(cls)
-    if spec is None:
-        from .actions import ACTION_TYPES
-
-        if ACTION_TYPES.get(cls.__name__) is not cls:
-            return ActionFormatError(
-                f"expected a Combined Arms action (one of {', '.join(ACTION_TYPES)}), "
-                f"got {cls.__name__}",
-                field="type",
-                expected="a Combined Arms action",
-            )
-        spec = _spec(cls)
-    for name, check in spec:
-        value = getattr(action, name)
-        expected = check(value)
-        if expected is not None:
-            return ActionFormatError(
-                f"{cls.__name__}.{name}: expected {expected}, got {describe(value)}",
-                field=name,
-                expected=expected,
-            )
-    return None
-
-
-def validate_action(action: Any):
-    """``action`` itself if well-formed; raises :class:`ActionFormatError` otherwise."""
-    problem = action_problem(action)
-    if problem is not None:
-        raise problem
-    return action

@@ -109,9 +109,6 @@ class World:
                     return True
         return False
 
-    def road_hexes(self) -> set[Hex]:
-        return {h for r in self.routes for h in r.hexes}
-
     # --- tactical costs -------------------------------------------------------------------
     def step_cost(self, unit: Mover, a: Hex, b: Hex) -> tuple[int | None, str]:
         """(movement points to go from ``a`` into adjacent ``b``, or None; why)."""

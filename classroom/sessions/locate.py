@@ -1,15 +1,8 @@
-"""Where a class store is, and opening it: a SQLite file or a PostgreSQL database.
+"""Opening a class store from its location: a SQLite file or a PostgreSQL database.
 
-A *location* is a string (or path):
-
-* ``postgresql://user:password@host:5432/dbname`` (or ``postgres://``, or libpq's
-  ``postgresql:///dbname?host=/run/postgresql``): the shared PostgreSQL store, for
-  classes served from several hosts (docs/deploy.md);
-* ``sqlite:///relative/file.db`` or ``sqlite:////absolute/file.db`` (SQLAlchemy's
-  spelling), or simply a path: the embedded SQLite file.
-
-``--store`` and ``$HEXCLASS_STORE`` take either; without both it is
-``~/.hexclass/class.db``.
+What a location may be, and the functions that read one (:func:`is_postgres`,
+:func:`sqlite_path`, :func:`describe`, ...), are :mod:`.address`; they are offered here
+too. :func:`open_location` opens the store a location names.
 
 >>> is_postgres("postgresql://db.school/hexclass"), is_postgres("/srv/class.db")
 (True, False)
@@ -22,51 +15,16 @@ A *location* is a string (or path):
 from __future__ import annotations
 
 import os
-import pathlib
 
+from .address import (
+    STORE_ENV,
+    default_location,
+    describe,
+    for_children,
+    is_postgres,
+    sqlite_path,
+)
 from .store import ClassStore
-
-STORE_ENV = "HEXCLASS_STORE"
-PG_PREFIXES = ("postgresql://", "postgres://")
-SQLITE_PREFIX = "sqlite:///"
-
-
-def is_postgres(location: str | os.PathLike) -> bool:
-    return isinstance(location, str) and location.startswith(PG_PREFIXES)
-
-
-def sqlite_path(location: str | os.PathLike) -> pathlib.Path:
-    """The file of a SQLite location (``sqlite:///`` stripped, ``~`` expanded)."""
-    text = os.fspath(location)
-    if text.startswith(SQLITE_PREFIX):
-        text = text[len(SQLITE_PREFIX) :]
-    elif text.startswith("sqlite:"):
-        raise ValueError(f"expected sqlite:///path/to/file.db, got {text!r}")
-    return pathlib.Path(text).expanduser()
-
-
-def default_location() -> str:
-    """``$HEXCLASS_STORE`` if set, else ``~/.hexclass/class.db``."""
-    env = os.environ.get(STORE_ENV)
-    if env:
-        return env
-    return str(pathlib.Path.home() / ".hexclass" / "class.db")
-
-
-def describe(location: str | os.PathLike) -> str:
-    """The location for messages and handouts (a PostgreSQL password shown as ``***``)."""
-    if is_postgres(location):
-        from .pg_store import masked_url
-
-        return masked_url(str(location))
-    return str(sqlite_path(location))
-
-
-def for_children(location: str | os.PathLike) -> str:
-    """The location to hand to other processes (kernels): URLs as they are, files absolute."""
-    if is_postgres(location):
-        return str(location)
-    return str(sqlite_path(location).resolve())
 
 
 def open_location(location: str | os.PathLike | None = None) -> ClassStore:

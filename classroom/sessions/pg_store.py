@@ -44,13 +44,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import sealed
-from .hidden import HIDDEN_TABLES
+from .address import masked_url
+from .hidden_tables import HIDDEN_TABLES
 from .sql_store import (
     CLASS_OF_GAME_SQL,
     GAME_SQL,
@@ -222,16 +222,6 @@ _SCHEMA_LOCK = 0x68657863  # advisory lock key ("hexc") held while creating the 
 
 class StoreUnavailable(ConnectionError):
     """The PostgreSQL server cannot be reached right now (a read; writes return BUSY)."""
-
-
-def masked_url(url: str) -> str:
-    """``url`` with any password replaced by ``***`` (for messages and links)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def connect_reason(url: str) -> str:

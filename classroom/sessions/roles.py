@@ -151,13 +151,6 @@ class Layout:
     def seats_with(self, power: str) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats if power in s.powers)
 
-    def owner_of(self, unit_id: str) -> str:
-        """The seat that commands platoon ``unit_id``."""
-        for s in self.seats:
-            if unit_id in s.units:
-                return s.name
-        raise KeyError(f"no seat commands {unit_id!r}")
-
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.seats]
 

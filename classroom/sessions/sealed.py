@@ -44,7 +44,7 @@ True
 >>> s.open(box, "token")
 Traceback (most recent call last):
 ...
-hexclass.classroom.sessions.store.StoreError: a sealed seed does not open with this store's key (was the key file replaced?)
+hexclass.classroom.sessions.errors.StoreError: a sealed seed does not open with this store's key (was the key file replaced?)
 >>> token_hash("abc")[:16]
 'ba7816bf8f01cfea'
 """
@@ -62,7 +62,8 @@ import secrets
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from .store import StoreError
+from .address import is_postgres, sqlite_path
+from .errors import NoKey, StoreError
 
 KEY_ENV = "HEXCLASS_KEY"
 KEY_FILE_ENV = "HEXCLASS_KEY_FILE"
@@ -72,10 +73,6 @@ PREFIX = "s1:"
 KEY_BYTES = 32
 NONCE_BYTES = 12
 OPENED_CACHE = 4096
-
-
-class NoKey(StoreError):
-    """This process holds no key for the store (a seat kernel), yet a secret was asked."""
 
 
 class Sealer:
@@ -124,6 +121,11 @@ def is_sealed(value) -> bool:
     return isinstance(value, str) and value.startswith(PREFIX)
 
 
+def new_token() -> str:
+    """An unguessable link token (192 random bits, URL-safe)."""
+    return secrets.token_urlsafe(24)
+
+
 def token_hash(token: str) -> str:
     """What the store keeps of a link's token, and looks it up by."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -143,8 +145,6 @@ def seat_key(token: str) -> Sealer:
 
 def key_file_for(location) -> pathlib.Path:
     """The default key file of a store location (see the module docstring)."""
-    from .locate import is_postgres, sqlite_path
-
     if is_postgres(location):
         from urllib.parse import urlsplit
 
@@ -254,8 +254,6 @@ def open_int(sealer: Sealer | None, value, purpose: str) -> int | None:
 
 def new_token_row(sealer: Sealer | None) -> tuple[str, str, str]:
     """A fresh link token: (the token, its hash for lookups, its sealed copy)."""
-    from .store import new_token
-
     token = new_token()
     return token, token_hash(token), need(sealer, "making a link").seal(token, "token")
 
@@ -416,5 +414,6 @@ __all__ = [
     "open_int",
     "seat_key",
     "sealer_for",
+    "new_token",
     "token_hash",
 ]

@@ -43,8 +43,8 @@ from hexclass.classroom.combined_arms.actions import ActionFormatError
 from hexclass.classroom.combined_arms.engine import check
 
 from . import policy, sealed
-from .hidden import HiddenTables
-from .live import LiveGame, Update
+from .hidden_tables import HiddenTables
+from .live import LiveGame, LiveGames, Update
 from .roles import Layout, LayoutError
 from .store import (
     INSTRUCTOR,
@@ -234,6 +234,24 @@ class SQLStore(ClassStore):
         """A submit's transaction failed with one of :attr:`_lost`: its result, or None when
         it is known not to be in the log (it is then sent once more)."""
         return self._busy_refusal(exc)
+
+    # --- this process's live games ------------------------------------------------------------
+
+    def live_game(self, game_id: int, *, pin: bool = False, catch_up: bool = True):
+        """This process's live games are cached here (see :class:`.live.LiveGames`)."""
+        info = self.game(game_id)
+        if info is None:
+            raise KeyError(f"there is no game {game_id}")
+        live = self._live_games().get(info, pin=pin)
+        if catch_up:
+            live.catch_up(lambda after: self.actions(game_id, after=after))
+        return live
+
+    def _live_games(self):
+        cache = getattr(self, "_live_cache", None)
+        if cache is None:
+            cache = self._live_cache = LiveGames()
+        return cache
 
     # --- transactions built on those -----------------------------------------------------------
 

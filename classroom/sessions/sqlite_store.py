@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from . import sealed
-from .hidden import HIDDEN_TABLES
+from .hidden_tables import HIDDEN_TABLES
 from .sql_store import Dialect, SQLStore
 from .store import Refusal, Refused, StoreError
 

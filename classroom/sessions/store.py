@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import abc
 import re
-import secrets
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -39,7 +38,9 @@ from hexclass.classroom.combined_arms.actions import (
 from hexclass.classroom.combined_arms.game import new_game
 from hexclass.classroom.combined_arms.state import GameState, Options
 
+from .errors import NoKey, StoreError
 from .roles import Layout
+from .sealed import new_token, seat_key
 
 STALE_MESSAGE = "the board changed — here it is again"
 MESSAGE_MODES = ("free", "written")
@@ -50,7 +51,6 @@ PRESENCE_TIMEOUT = 15.0  # seconds without a heartbeat before a seat shows as go
 HEARTBEAT_EVERY = 5.0  # what a seat kernel should aim for
 INSTRUCTOR = "instructor"  # the sender name of the instructor's messages
 GAME_STATUSES = ("running", "paused", "ended")
-REQUEST_STATUSES = ("waiting", "granted", "denied", "done", "withdrawn", "expired")
 OPEN_REQUESTS = ("waiting", "granted")
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
@@ -116,10 +116,6 @@ class Refused:
 
 
 Result = Accepted | Refused
-
-
-class StoreError(RuntimeError):
-    """The store's data cannot be trusted (e.g. a log that no longer replays)."""
 
 
 @dataclass(frozen=True)
@@ -285,11 +281,6 @@ class CreatedClass:
 # --- shared helpers for every implementation -----------------------------------------------
 
 
-def new_token() -> str:
-    """An unguessable link token (192 random bits, URL-safe)."""
-    return secrets.token_urlsafe(24)
-
-
 def looks_like_token(token: Any) -> bool:
     return isinstance(token, str) and bool(_TOKEN_RE.match(token))
 
@@ -342,8 +333,6 @@ def options_from_json(data: Any) -> Options:
 def initial_state(spec: GameSpec | GameInfo) -> GameState:
     """The game before any action: the same spec always gives the same board and dice."""
     if spec.seed is None:
-        from .sealed import NoKey
-
         raise NoKey(
             f"team {spec.team}'s game cannot be replayed here: its seed is sealed and this "
             "process has no key for the store (a seat kernel reads the referee's copy)"
@@ -476,27 +465,13 @@ class GameStore(abc.ABC):
         """The store's clock (seconds since the epoch); tests may replace it."""
         return time.time()
 
+    @abc.abstractmethod
     def live_game(self, game_id: int, *, pin: bool = False, catch_up: bool = True):
         """This process's one :class:`.live.LiveGame` for ``game_id``, caught up to the store.
 
         The store checks orders against it and a page's follower shares it (``pin``
         keeps it in the cache for as long as the store lives).
         """
-        info = self.game(game_id)
-        if info is None:
-            raise KeyError(f"there is no game {game_id}")
-        live = self._live_games().get(info, pin=pin)
-        if catch_up:
-            live.catch_up(lambda after: self.actions(game_id, after=after))
-        return live
-
-    def _live_games(self):
-        cache = getattr(self, "_live_cache", None)
-        if cache is None:
-            from .live import LiveGames
-
-            cache = self._live_cache = LiveGames()
-        return cache
 
     # --- seats' own keys (sealed.py) ---------------------------------------------------------
 
@@ -518,8 +493,6 @@ class GameStore(abc.ABC):
         if key is None and self.has_key:
             info = self.game(game_id)
             if info is not None:
-                from .sealed import seat_key
-
                 for name, token in self.tokens(info.class_id)[1].get(game_id, {}).items():
                     keys[(game_id, name)] = seat_key(token)
                 key = keys.get((game_id, seat))
@@ -528,8 +501,6 @@ class GameStore(abc.ABC):
     def remember_seat(self, found: TokenInfo | None, token: str) -> TokenInfo | None:
         """A seat's token was just looked up: keep its seat key (for :meth:`seat_key`)."""
         if found is not None and found.kind == "seat":
-            from .sealed import seat_key
-
             keys = self.__dict__.setdefault("_seat_keys", {})
             keys[(found.game_id, found.seat)] = seat_key(token)
         return found

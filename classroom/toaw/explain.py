@@ -1,19 +1,55 @@
-"""Per-hex explanations of a supply field, for the lesson's hover tooltip."""
+"""Per-hex explanations of a supply field, for the lesson's hover tooltip.
+
+The explanation and the supply states are defined here; :meth:`.field.SupplyField.explain`
+asks :func:`explain_hex`, which reads the field's arrays (it takes any ``SupplyField``).
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from enum import Enum
 
 from hexclass.classroom.hexgrid import Hex
 
 from .curves import BASE, PEAK, OldBand
-from .field import HexSupplyExplanation, SupplyField, SupplyStatus
 from .hexmap import axial_to_offset
 from .network import Block
 from .situation import Rules
 
 
-def _hex_or_none(f: SupplyField, node: int) -> Hex | None:
+class SupplyStatus(Enum):
+    """A location's (and its units') supply state (TOAW 9.1.7, 9.1.71)."""
+
+    SUPPLIED = "supplied"
+    OVEREXTENDED = "overextended"
+    UNSUPPLIED = "unsupplied"
+
+
+@dataclass(frozen=True)
+class HexSupplyExplanation:
+    """The story of one hex's supply, each line citing its rule section."""
+
+    hex: Hex
+    rules: Rules
+    fraction: float
+    level: float
+    shown_level: int
+    status: SupplyStatus
+    source: Hex | None
+    source_strength: float | None
+    trace_start: Hex | None
+    distance: float | None
+    effective_distance: float | None
+    supply_unit: Hex | None
+    band: OldBand | None
+    lines: tuple[str, ...]
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _hex_or_none(f, node: int) -> Hex | None:
     return None if node < 0 else f.hexmap.hex_at(node)
 
 
@@ -33,7 +69,7 @@ def hex_name(h: Hex | None) -> str:
     return f"({col}, {row})"
 
 
-def explain_hex(f: SupplyField, h: Hex) -> HexSupplyExplanation:
+def explain_hex(f, h: Hex) -> HexSupplyExplanation:
     rc = f._rc(h)
     node = f.hexmap.index(h)
     source = _hex_or_none(f, int(f.origin[rc]))
@@ -75,7 +111,7 @@ def explain_hex(f: SupplyField, h: Hex) -> HexSupplyExplanation:
     )
 
 
-def _headline(f: SupplyField, h: Hex) -> str:
+def _headline(f, h: Hex) -> str:
     rc = f._rc(h)
     return (
         f"Hex {hex_name(h)}: {100 * f.fraction[rc]:.0f}% of force supply, "
@@ -83,7 +119,7 @@ def _headline(f: SupplyField, h: Hex) -> str:
     )
 
 
-def _why_unsupplied(f: SupplyField, node: int) -> list[str]:
+def _why_unsupplied(f, node: int) -> list[str]:
     block = Block(int(f.network.block[node]))
     if block is not Block.NONE:
         return [f"No line of communication: {block.describe()}."]

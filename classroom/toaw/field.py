@@ -16,7 +16,6 @@ hex receives, plus what is needed to explain any one hex on request.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -31,6 +30,7 @@ from .curves import (
     formula_fraction,
     supply_unit_distance,
 )
+from .explain import HexSupplyExplanation, SupplyStatus, explain_hex
 from .hexmap import HexMap
 from .network import (
     Block,
@@ -46,14 +46,6 @@ from .terrain import TERRAIN_RULES, Feature, OldNet, Terrain
 
 QUARTER = 0.25  # TOAW 9.1.7.3: share of a neighbour's supply for unreachable terrain
 _EPS = 1e-9
-
-
-class SupplyStatus(Enum):
-    """A location's (and its units') supply state (TOAW 9.1.7, 9.1.71)."""
-
-    SUPPLIED = "supplied"
-    OVEREXTENDED = "overextended"
-    UNSUPPLIED = "unsupplied"
 
 
 _MOTOR_BARRED = np.array(
@@ -141,32 +133,7 @@ class SupplyField:
 
     def explain(self, h: Hex) -> HexSupplyExplanation:
         """Why ``h`` has the supply it has, for a hover tooltip."""
-        from .explain import explain_hex
-
         return explain_hex(self, h)
-
-
-@dataclass(frozen=True)
-class HexSupplyExplanation:
-    """The story of one hex's supply, each line citing its rule section."""
-
-    hex: Hex
-    rules: Rules
-    fraction: float
-    level: float
-    shown_level: int
-    status: SupplyStatus
-    source: Hex | None
-    source_strength: float | None
-    trace_start: Hex | None
-    distance: float | None
-    effective_distance: float | None
-    supply_unit: Hex | None
-    band: OldBand | None
-    lines: tuple[str, ...]
-
-    def text(self) -> str:
-        return "\n".join(self.lines)
 
 
 def supply_field(
