@@ -14,7 +14,8 @@ else runs beside the server:
    a kernel, runs the page's notebook and streams the page; the cookies it sets are kept
    (the server binds the kernel's websocket to the page that started it);
 2. read the kernel id from the page's ``jupyter-config-data``;
-3. open the kernel's websocket, open the widget manager's control comm
+3. open the kernel's websocket (with the ``v1.kernel.websocket.jupyter.org`` subprotocol,
+   as the page's browser does; ``--legacy`` without), open the widget manager's control comm
    (``jupyter.widget.control``) and ask for every widget's state (``request_states``),
    as the page's widget manager does before it draws anything;
 4. stop the clock when the ``update_states`` reply has arrived: the widget states are
@@ -70,6 +71,10 @@ from http.cookies import SimpleCookie
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import class_load  # noqa: E402
 from class_load import ROOT, Target, baseline_tree, pct  # noqa: E402
+from jupyter_server.services.kernels.connection.base import (  # noqa: E402
+    deserialize_msg_from_ws_v1,
+    serialize_msg_to_ws_v1,
+)
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest  # noqa: E402
 from tornado.websocket import websocket_connect  # noqa: E402
 
@@ -81,32 +86,41 @@ CONFIG = re.compile(
 CONTROL_VERSION = "1.0.0"  # ipywidgets' widget control protocol (its major must match)
 
 
-def jupyter_message(session: str, msg_type: str, content: dict, metadata=None) -> str:
-    """One shell message in the websocket's JSON form (no subprotocol)."""
-    return json.dumps(
-        {
-            "header": {
-                "msg_id": uuid.uuid4().hex,
-                "username": "load",
-                "session": session,
-                "msg_type": msg_type,
-                "version": "5.3",
-                "date": "",
-            },
-            "parent_header": {},
-            "metadata": metadata or {},
-            "content": content,
-            "channel": "shell",
-            "buffers": [],
-        }
-    )
+V1 = "v1.kernel.websocket.jupyter.org"  # the websocket subprotocol a page's browser asks for
+LEGACY = False  # --legacy: ask for no subprotocol (JSON text, and binary frames with buffers)
+
+
+def jupyter_message(session: str, msg_type: str, content: dict, metadata=None) -> str | bytes:
+    """One shell message as the websocket carries it: a v1 frame (the channel and the
+    message's parts behind 8-byte offsets), or with ``LEGACY`` JSON text."""
+    header = {
+        "msg_id": uuid.uuid4().hex,
+        "username": "load",
+        "session": session,
+        "msg_type": msg_type,
+        "version": "5.3",
+        "date": "",
+    }
+    msg = {"header": header, "parent_header": {}, "metadata": metadata or {}, "content": content}
+    if not LEGACY:
+        return serialize_msg_to_ws_v1(msg, "shell", pack=lambda part: json.dumps(part).encode())
+    return json.dumps({**msg, "channel": "shell", "buffers": []})
 
 
 def frame_message(frame: str | bytes) -> dict:
-    """A message from the kernel's websocket: JSON text, or the binary form with buffers
-    (a count, the offsets, then the JSON and the buffers)."""
+    """A message from the kernel's websocket (header, msg_type and content): a v1 frame,
+    or with ``LEGACY`` JSON text or the legacy binary form with buffers (a count, the
+    offsets, then the JSON and the buffers)."""
     if isinstance(frame, str):
         return json.loads(frame)
+    if not LEGACY:
+        _channel, parts = deserialize_msg_from_ws_v1(frame)
+        header = json.loads(parts[0])
+        return {
+            "header": header,
+            "msg_type": header.get("msg_type"),
+            "content": json.loads(parts[3]),
+        }
     (n,) = struct.unpack("!I", frame[:4])
     offsets = struct.unpack(f"!{n}I", frame[4 : 4 + 4 * n])
     end = offsets[1] if n > 1 else len(frame)
@@ -157,22 +171,17 @@ async def open_seat(url: str, ws_base: str, follow: bool = False) -> dict:
             request_timeout=600,
         ),
         max_message_size=64 * 1024 * 1024,
+        subprotocols=None if LEGACY else [V1],
     )
     out["ws"] = time.monotonic() - t0
     comm = uuid.uuid4().hex
-    await ws.write_message(
-        jupyter_message(
-            session,
-            "comm_open",
-            {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}},
-            {"version": CONTROL_VERSION},
-        )
-    )
-    await ws.write_message(
-        jupyter_message(
-            session, "comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}
-        )
-    )
+    for msg_type, content, metadata in (
+        ("comm_open", {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}},
+         {"version": CONTROL_VERSION}),
+        ("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}, None),
+    ):  # fmt: skip
+        message = jupyter_message(session, msg_type, content, metadata)
+        await ws.write_message(message, binary=isinstance(message, bytes))
     received = 0
     while True:
         frame = await asyncio.wait_for(ws.read_message(), 600)
@@ -223,9 +232,10 @@ class SeatReader:
                 self.closed_at = now
                 return
             self.frames.append(now)
-            if isinstance(frame, bytes) or b"hx-message" not in frame.encode():
-                continue  # the message line is a text frame (an HTML widget's value)
-            data = json.loads(frame).get("content", {}).get("data", {})
+            raw = frame if isinstance(frame, bytes) else frame.encode()
+            if b"hx-message" not in raw or (LEGACY and isinstance(frame, bytes)):
+                continue  # the message line is an HTML widget's value (no buffers)
+            data = frame_message(frame).get("content", {}).get("data", {})
             value = data.get("state", {}).get("value") if data.get("method") == "update" else None
             if isinstance(value, str) and "hx-message" in value:
                 self.lines.append((now, plain(value)))
@@ -501,7 +511,12 @@ def main(argv=None) -> int:
     ap.add_argument("--move-every", type=float, default=5.0,
                     help="with --follow: seconds between rounds of moves (one per game)")  # fmt: skip
     ap.add_argument("--json", type=pathlib.Path, help="write the results here too")
+    ap.add_argument("--legacy", action="store_true",
+                    help="open the kernel websockets without a subprotocol (the legacy form; "
+                         "a page's browser asks for v1)")  # fmt: skip
     args = ap.parse_args(argv)
+    global LEGACY
+    LEGACY = args.legacy
     counts = [int(c) for c in args.curve.split(",") if c] or [args.seats]
     results = []
     with tempfile.TemporaryDirectory(prefix="hexclass-protocol-") as tmp:
