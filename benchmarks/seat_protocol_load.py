@@ -322,6 +322,10 @@ async def play(target: Target, rows: list[dict], links: list[tuple[int, str]], a
     live = [rd for _g, rd in readers if rd is not None]
     out["propagation"] = [t for t in seen if t is not None]
     out["missed"] = sum(1 for t in seen if t is None)
+    missed = {
+        needle: round(end - at, 1) for (_rd, needle, at), t in zip(watches, seen) if t is None
+    }
+    out["missed_needles"] = dict(list(missed.items())[:8])  # needle -> seconds it was given
     out["closed_during_play"] = sum(
         1 for rd in live if rd.closed_at is not None and rd.closed_at > start
     )
