@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/seat_protocol_load.py --seats 30 --within 60
     .venv/bin/python benchmarks/seat_protocol_load.py --curve 15,30,60,90 --within 60
     .venv/bin/python benchmarks/seat_protocol_load.py --curve 30,60 --baseline 20ac706
+    .venv/bin/python benchmarks/seat_protocol_load.py --seats 30 --warm 120 --follow 120
 
 ``class_load.py`` opens real Chromium pages, so its figures mix the students' laptops with
 the school server (on this machine both share two cores). Here each seat is a small
@@ -13,7 +14,8 @@ else runs beside the server:
    a kernel, runs the page's notebook and streams the page; the cookies it sets are kept
    (the server binds the kernel's websocket to the page that started it);
 2. read the kernel id from the page's ``jupyter-config-data``;
-3. open the kernel's websocket, open the widget manager's control comm
+3. open the kernel's websocket (with the ``v1.kernel.websocket.jupyter.org`` subprotocol,
+   as the page's browser does; ``--legacy`` without), open the widget manager's control comm
    (``jupyter.widget.control``) and ask for every widget's state (``request_states``),
    as the page's widget manager does before it draws anything;
 4. stop the clock when the ``update_states`` reply has arrived: the widget states are
@@ -32,6 +34,15 @@ sampled every 2 s while the seats open.
 per seat (up to the pool's ceiling) and 10 s more, or that long: the links handed out a minute or two after
 *Create*, rather than opened at once.
 
+``--follow SECONDS`` keeps every seat's websocket open after the opens and reads it on, as
+a page's widget manager does, then plays that long: a driver (``class_load.py``'s, on the
+served tree's code) makes one legal move per game every ``--move-every`` seconds in the
+store, and each open seat of the game is timed from the store taking the move until the
+seat's message line shows it (an update of that HTML widget on the seat's websocket).
+It reports propagation p50/p95, the moves no seat showed, and the longest silence of a
+socket while playing (a page's kernel sends something at least every few seconds: its
+presence check).
+
 ``--baseline COMMIT`` runs a ``git worktree`` of that commit the same way before this
 tree, count by count, in the same run (the worktree is removed at the end). Clients close
 their sockets at the end (their kernels are then given back by the server's reload
@@ -42,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import os
 import pathlib
@@ -57,7 +69,12 @@ import uuid
 from http.cookies import SimpleCookie
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import class_load  # noqa: E402
 from class_load import ROOT, Target, baseline_tree, pct  # noqa: E402
+from jupyter_server.services.kernels.connection.base import (  # noqa: E402
+    deserialize_msg_from_ws_v1,
+    serialize_msg_to_ws_v1,
+)
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest  # noqa: E402
 from tornado.websocket import websocket_connect  # noqa: E402
 
@@ -69,32 +86,41 @@ CONFIG = re.compile(
 CONTROL_VERSION = "1.0.0"  # ipywidgets' widget control protocol (its major must match)
 
 
-def jupyter_message(session: str, msg_type: str, content: dict, metadata=None) -> str:
-    """One shell message in the websocket's JSON form (no subprotocol)."""
-    return json.dumps(
-        {
-            "header": {
-                "msg_id": uuid.uuid4().hex,
-                "username": "load",
-                "session": session,
-                "msg_type": msg_type,
-                "version": "5.3",
-                "date": "",
-            },
-            "parent_header": {},
-            "metadata": metadata or {},
-            "content": content,
-            "channel": "shell",
-            "buffers": [],
-        }
-    )
+V1 = "v1.kernel.websocket.jupyter.org"  # the websocket subprotocol a page's browser asks for
+LEGACY = False  # --legacy: ask for no subprotocol (JSON text, and binary frames with buffers)
+
+
+def jupyter_message(session: str, msg_type: str, content: dict, metadata=None) -> str | bytes:
+    """One shell message as the websocket carries it: a v1 frame (the channel and the
+    message's parts behind 8-byte offsets), or with ``LEGACY`` JSON text."""
+    header = {
+        "msg_id": uuid.uuid4().hex,
+        "username": "load",
+        "session": session,
+        "msg_type": msg_type,
+        "version": "5.3",
+        "date": "",
+    }
+    msg = {"header": header, "parent_header": {}, "metadata": metadata or {}, "content": content}
+    if not LEGACY:
+        return serialize_msg_to_ws_v1(msg, "shell", pack=lambda part: json.dumps(part).encode())
+    return json.dumps({**msg, "channel": "shell", "buffers": []})
 
 
 def frame_message(frame: str | bytes) -> dict:
-    """A message from the kernel's websocket: JSON text, or the binary form with buffers
-    (a count, the offsets, then the JSON and the buffers)."""
+    """A message from the kernel's websocket (header, msg_type and content): a v1 frame,
+    or with ``LEGACY`` JSON text or the legacy binary form with buffers (a count, the
+    offsets, then the JSON and the buffers)."""
     if isinstance(frame, str):
         return json.loads(frame)
+    if not LEGACY:
+        _channel, parts = deserialize_msg_from_ws_v1(frame)
+        header = json.loads(parts[0])
+        return {
+            "header": header,
+            "msg_type": header.get("msg_type"),
+            "content": json.loads(parts[3]),
+        }
     (n,) = struct.unpack("!I", frame[:4])
     offsets = struct.unpack(f"!{n}I", frame[4 : 4 + 4 * n])
     end = offsets[1] if n > 1 else len(frame)
@@ -108,8 +134,9 @@ def cookie_header(response) -> str:
     return "; ".join(f"{k}={m.value}" for k, m in jar.items())
 
 
-async def open_seat(url: str, ws_base: str) -> dict:
-    """One seat opened as a browser would, timed stage by stage (seconds from the request)."""
+async def open_seat(url: str, ws_base: str, follow: bool = False) -> dict:
+    """One seat opened as a browser would, timed stage by stage (seconds from the request).
+    With ``follow`` the websocket stays open, read on by a :class:`SeatReader` (``reader``)."""
     out: dict = {"url_tail": url[-6:]}
     t0 = time.monotonic()
     first: list[float] = []
@@ -144,22 +171,17 @@ async def open_seat(url: str, ws_base: str) -> dict:
             request_timeout=600,
         ),
         max_message_size=64 * 1024 * 1024,
+        subprotocols=None if LEGACY else [V1],
     )
     out["ws"] = time.monotonic() - t0
     comm = uuid.uuid4().hex
-    await ws.write_message(
-        jupyter_message(
-            session,
-            "comm_open",
-            {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}},
-            {"version": CONTROL_VERSION},
-        )
-    )
-    await ws.write_message(
-        jupyter_message(
-            session, "comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}
-        )
-    )
+    for msg_type, content, metadata in (
+        ("comm_open", {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}},
+         {"version": CONTROL_VERSION}),
+        ("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}, None),
+    ):  # fmt: skip
+        message = jupyter_message(session, msg_type, content, metadata)
+        await ws.write_message(message, binary=isinstance(message, bytes))
     received = 0
     while True:
         frame = await asyncio.wait_for(ws.read_message(), 600)
@@ -175,11 +197,71 @@ async def open_seat(url: str, ws_base: str) -> dict:
             out["state_kb"] = len(json.dumps(data.get("states", {})).encode()) / 1024
             break
     out["bytes"] = received
-    ws.close()
+    if follow and "states" in out:
+        out["reader"] = SeatReader(ws)
+    else:
+        ws.close()
     return out
 
 
-async def open_class(urls: list[tuple[int, str]], base: str, within: float):
+TAGS = re.compile(r"<[^>]+>")
+
+
+def plain(text: str) -> str:
+    """What a person reads in a piece of HTML: no tags, entities decoded, spaces collapsed."""
+    return " ".join(html.unescape(TAGS.sub(" ", text)).split())
+
+
+class SeatReader:
+    """Reads a seat's kernel websocket until it closes, as a page's widget manager does
+    (a client that stops reading is, after a while, closed by the server for not answering
+    its pings), keeping the message line's texts as they arrive (wall-clock time)."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.frames: list[float] = []  # arrival of every frame (time.time())
+        self.lines: list[tuple[float, str]] = []  # the message line's texts, in order
+        self.closed_at: float | None = None
+        self.task = asyncio.ensure_future(self.run())
+
+    async def run(self) -> None:
+        while True:
+            frame = await self.ws.read_message()
+            now = time.time()
+            if frame is None:
+                self.closed_at = now
+                return
+            self.frames.append(now)
+            raw = frame if isinstance(frame, bytes) else frame.encode()
+            if b"hx-message" not in raw or (LEGACY and isinstance(frame, bytes)):
+                continue  # the message line is an HTML widget's value (no buffers)
+            data = frame_message(frame).get("content", {}).get("data", {})
+            value = data.get("state", {}).get("value") if data.get("method") == "update" else None
+            if isinstance(value, str) and "hx-message" in value:
+                self.lines.append((now, plain(value)))
+
+    def seen(self, needle: str, since: float) -> float | None:
+        """Seconds from ``since`` until a message line with ``needle`` arrived (None: not yet)."""
+        needle = plain(needle)
+        for at, text in self.lines:
+            if at >= since and needle in text:
+                return at - since
+        return None
+
+    def longest_gap(self, start: float, end: float) -> float:
+        """The longest silence of the socket between ``start`` and ``end`` (seconds)."""
+        marks = [
+            start,
+            *(t for t in self.frames if start < t < end),
+            min(end, self.closed_at or end),
+        ]
+        return max(b - a for a, b in zip(marks, marks[1:]))
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+async def open_class(urls: list[tuple[int, str]], base: str, within: float, follow: bool = False):
     # tornado's client runs 10 requests at a time and queues the rest; a class's students
     # do not wait for each other's pages
     AsyncHTTPClient.configure(None, max_clients=max(10, len(urls)))
@@ -189,7 +271,7 @@ async def open_class(urls: list[tuple[int, str]], base: str, within: float):
     async def one(i: int, url: str) -> dict:
         await asyncio.sleep(i * gap)
         try:
-            return await open_seat(url, ws_base)
+            return await open_seat(url, ws_base, follow)
         except Exception as exc:  # noqa: BLE001 - a seat that fails is counted, not fatal
             return {"status": f"{type(exc).__name__}: {exc}"}
 
@@ -197,6 +279,60 @@ async def open_class(urls: list[tuple[int, str]], base: str, within: float):
 
 
 STAGES = ("ttfb", "render", "ws", "states")
+
+# class_load's driver (one legal action per game and line, as one of its seats, on the
+# served tree's own code), which also says when the store took the action (wall clock)
+DRIVER = (
+    class_load.DRIVER.replace("import json, sys", "import json, sys, time")
+    .replace("            if result:\n", "            at = time.time()\n            if result:\n")
+    .replace('"seat": choice[0]}', '"seat": choice[0], "at": at}')
+)
+assert '"at": at' in DRIVER and "at = time.time()" in DRIVER
+
+
+async def play(target: Target, rows: list[dict], links: list[tuple[int, str]], args) -> dict:
+    """Moves made in every game by a driver while the seats' readers follow: the time from
+    the store taking a move to each open seat of its game showing it on its message line."""
+    readers = [(gid, r.get("reader")) for (gid, _u), r in zip(links, rows)]
+    games = sorted({gid for gid, rd in readers if rd is not None})
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER, str(target.store)], cwd=target.tree,
+                              env=target.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    loop = asyncio.get_running_loop()
+    watches: list[tuple[SeatReader, str, float]] = []
+    out = {"moves": 0, "driver_errors": 0}
+    start = time.time()
+    try:
+        while time.time() - start < args.follow:
+            for gid in games:
+                driver.stdin.write(f"{gid}\n")
+                driver.stdin.flush()
+                answer = json.loads(await loop.run_in_executor(None, driver.stdout.readline))
+                out["driver_errors"] += bool(answer.get("error"))
+                if answer.get("needle"):
+                    out["moves"] += 1
+                    watches += [(rd, answer["needle"], answer["at"]) for g, rd in readers
+                                if g == gid and rd is not None and rd.closed_at is None]  # fmt: skip
+            await asyncio.sleep(args.move_every)
+        await asyncio.sleep(args.move_every)  # the last moves' news arrive
+    finally:
+        driver.stdin.close()
+        await loop.run_in_executor(None, driver.wait, 30)
+    end = time.time()
+    seen = [rd.seen(needle, at) for rd, needle, at in watches]
+    live = [rd for _g, rd in readers if rd is not None]
+    out["propagation"] = [t for t in seen if t is not None]
+    out["missed"] = sum(1 for t in seen if t is None)
+    missed = {
+        needle: round(end - at, 1) for (_rd, needle, at), t in zip(watches, seen) if t is None
+    }
+    out["missed_needles"] = dict(list(missed.items())[:8])  # needle -> seconds it was given
+    out["closed_during_play"] = sum(
+        1 for rd in live if rd.closed_at is not None and rd.closed_at > start
+    )
+    out["longest_silence_s"] = round(max((rd.longest_gap(start, end) for rd in live), default=0), 1)
+    for rd in live:
+        rd.close()
+    return out
 
 
 def summarise(seats: int, rows: list[dict], loads: list[float]) -> dict:
@@ -264,16 +400,32 @@ async def sample_load(stop: asyncio.Event, into: list[float]) -> None:
             pass
 
 
-async def run_seats(target: Target, seats: list[tuple[int, str]], args) -> tuple[list, list]:
+async def run_seats(target: Target, seats: list[tuple[int, str]], args):
+    """Open the seats (the load average sampled meanwhile); with ``--follow``, then play."""
     loads: list[float] = []
     stop = asyncio.Event()
     sampler = asyncio.create_task(sample_load(stop, loads))
     try:
-        rows = await open_class(seats, target.base, args.within)
+        rows = await open_class(seats, target.base, args.within, follow=args.follow > 0)
     finally:
         stop.set()
         await sampler
-    return rows, loads
+    followed = None
+    if args.follow > 0:
+        play_loads: list[float] = []
+        stop = asyncio.Event()
+        sampler = asyncio.create_task(sample_load(stop, play_loads))
+        try:
+            followed = await play(target, rows, seats, args)
+        finally:
+            stop.set()
+            await sampler
+            for r in rows:
+                if r.get("reader") is not None:
+                    r.pop("reader").close()
+        followed["load_median"] = round(statistics.median(play_loads), 1) if play_loads else None
+        followed["load_max"] = round(max(play_loads), 1) if play_loads else None
+    return rows, loads, followed
 
 
 def run_count(seats: int, target: Target, args) -> dict:
@@ -286,7 +438,7 @@ def run_count(seats: int, target: Target, args) -> dict:
             teams -= 12
         links = links[:seats]
         warmed = wait_for_pool(target, min(seats, args.class_size or 30), args.warm)
-        rows, loads = asyncio.run(run_seats(target, links, args))
+        rows, loads, followed = asyncio.run(run_seats(target, links, args))
     finally:
         target.stop()
     origins = kernel_origins(target.log_path)
@@ -294,6 +446,9 @@ def run_count(seats: int, target: Target, args) -> dict:
         if "kernel" in r:
             r["kernel_from"] = origins.get(r["kernel"][:8], "unknown")
     out = {"server": target.name, **summarise(seats, rows, loads), "rows": rows}
+    if followed is not None:
+        times = followed["propagation"]
+        out["follow"] = {**followed, "p50": pct(times, 50), "p95": pct(times, 95)}
     return {**out, "pool_before_s": warmed[0], "pool_ready_before": warmed[1]}
 
 
@@ -327,6 +482,16 @@ def line(r: dict, within: float) -> str:
         text += f"; opened {r['pool_before_s']} s after Create, {r['pool_ready_before']} pool kernels started"
     if r["failed"]:
         text += f"; failed: {r['failed']}"
+    f = r.get("follow")
+    if f is not None:
+        p50 = "—" if f["p50"] is None else f"{f['p50']:.2f}"
+        p95 = "—" if f["p95"] is None else f"{f['p95']:.2f}"
+        text += (
+            f"\n{'':>14} followed: {f['moves']} moves, propagation p50/p95 {p50}/{p95} s "
+            f"({len(f['propagation'])} shown, {f['missed']} missed); longest silence of a socket "
+            f"{f['longest_silence_s']} s, {f['closed_during_play']} closed; driver errors "
+            f"{f['driver_errors']}; load {f['load_median']} (max {f['load_max']})"
+        )
     return text
 
 
@@ -344,8 +509,18 @@ def main(argv=None) -> int:
                     help="hexclass serve --class-size (the seat pool's ceiling; default: the server's)")  # fmt: skip
     ap.add_argument("--warm", type=float, default=0.0,
                     help="after creating the class, wait up to this long for the seat pool to fill")  # fmt: skip
+    ap.add_argument("--follow", type=float, default=0.0, metavar="SECONDS",
+                    help="after the opens, keep every seat's websocket and play this long: "
+                         "propagation to the seats of each game")  # fmt: skip
+    ap.add_argument("--move-every", type=float, default=5.0,
+                    help="with --follow: seconds between rounds of moves (one per game)")  # fmt: skip
     ap.add_argument("--json", type=pathlib.Path, help="write the results here too")
+    ap.add_argument("--legacy", action="store_true",
+                    help="open the kernel websockets without a subprotocol (the legacy form; "
+                         "a page's browser asks for v1)")  # fmt: skip
     args = ap.parse_args(argv)
+    global LEGACY
+    LEGACY = args.legacy
     counts = [int(c) for c in args.curve.split(",") if c] or [args.seats]
     results = []
     with tempfile.TemporaryDirectory(prefix="hexclass-protocol-") as tmp:

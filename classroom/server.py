@@ -46,6 +46,7 @@ import sys
 import time
 
 import tornado.web
+import tornado.websocket
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.services.kernels.kernelmanager import (
@@ -571,6 +572,13 @@ def _page_allowed(handler, kernel_id: str | None = None, cookie: str = G.PAGE_CO
     return gate.page_ok(kernel_id, handler.get_cookie(cookie))
 
 
+def legacy_frame(handler) -> bool:
+    """Whether a kernel websocket speaks the legacy protocol (its client asked for no
+    subprotocol): a message with buffers then goes out in the legacy binary form."""
+    chosen = getattr(handler.ws_connection, "selected_subprotocol", None)
+    return chosen != "v1.kernel.websocket.jupyter.org"
+
+
 class KernelWebsocket(VoilaKernelWebsocketHandler):
     """A kernel's websocket, for the page that kernel was started for only."""
 
@@ -580,6 +588,12 @@ class KernelWebsocket(VoilaKernelWebsocketHandler):
         return await super().get(kernel_id)
 
     def write_message(self, message, binary: bool = False):
+        if isinstance(message, bytes | bytearray) and legacy_frame(self):
+            # Voilà's handler (and scrub) read a binary frame as the v1 protocol's, whose
+            # first 8 bytes count its offsets; a legacy frame's first 8 bytes make that
+            # about 10**18, and the server's loop would count them for good (every page
+            # stalls). A legacy binary frame carries a widget's buffers, never a traceback.
+            return tornado.websocket.WebSocketHandler.write_message(self, message, binary)
         message, logged = G.scrub(message)
         if logged is not None:  # a traceback from a message the page sent: the log keeps it
             self.log.warning(
