@@ -92,17 +92,19 @@ def instructor_opener(base: str, key: str):
 
 # --- running beside each other (pytest-xdist: scripts/test passes -n auto --dist loadgroup) ---
 
-TESTS = pathlib.Path(__file__).resolve().parent
 # Tests that start servers, browsers or processes racing on a clock run one after another on
 # one worker: two of them at once would starve each other on two cores. The rest (engine,
 # store, widgets, lessons: CPU only, nothing waited on) is shared out among the workers.
-ONE_AT_A_TIME = (
-    "browser/",
-    "test_serve.py",
-    "test_wheel_install.py",
-    "sessions/test_concurrency.py",
-    "sessions/test_pg_reliability.py",
-    "sessions/test_rebase.py",
+ONE_AT_A_TIME = tuple(
+    "tests/" + path
+    for path in (
+        "browser/",
+        "test_serve.py",
+        "test_wheel_install.py",
+        "sessions/test_concurrency.py",
+        "sessions/test_pg_reliability.py",
+        "sessions/test_rebase.py",
+    )
 )
 
 
@@ -114,7 +116,18 @@ def pytest_xdist_auto_num_workers(config):
     return cores if cores > 1 else 0
 
 
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.path.relative_to(TESTS).as_posix().startswith(ONE_AT_A_TIME):
-            item.add_marker(pytest.mark.xdist_group("one_at_a_time"))
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with ONE_AT_A_TIME as one group, chosen by path: pytest-xdist
+    3.8 reads ``xdist_group`` marks through a node attribute pytest 9 no longer has."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class OneAtATime(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith(ONE_AT_A_TIME):
+                return "one_at_a_time"
+            return super()._split_scope(nodeid)
+
+    return OneAtATime(config, log)
