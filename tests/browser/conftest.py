@@ -328,11 +328,11 @@ class HexclassServer(VoilaServer):
             return json.load(r)
 
 
-# The session's server keeps at most one team's worth of preheated seat kernels. By default
-# (30) it would preheat a kernel for every seat of every class the tests leave running in its
-# store (thirty idle kernels, each started for nothing on two cores); tests/test_serve.py
-# checks the pool's sizing itself.
-SESSION_CLASS_SIZE = 5
+# The session's server keeps at most two teams' worth of preheated seat kernels (the most
+# pages a test opens at once). By default (30) it would preheat a kernel for every seat of
+# every class the tests leave running in its store (thirty idle kernels, each started for
+# nothing on two cores); tests/test_serve.py checks the pool's sizing itself.
+SESSION_CLASS_SIZE = 10
 
 
 @pytest.fixture(scope="session")
