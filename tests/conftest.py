@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 import pytest
@@ -24,6 +25,9 @@ settings.load_profile("hexclass")
 _pg_schemas = iter(range(1, 1_000_000))
 
 
+NOT_DURABLE = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """One throwaway PostgreSQL cluster for the session: Unix socket only, stopped by PID."""
@@ -37,7 +41,10 @@ def pg_server():
         find_bin_dir()
     except PostgresUnavailable as exc:  # only a missing install skips; a failing server fails
         pytest.skip(f"PostgreSQL store tests need the server programs: {exc}")
-    pg = LocalPostgres().start()
+    # Throwaway data: no fsync on commit or at the shutdown checkpoint (hundreds of test
+    # schemas once made stopping it take a minute on a busy disk). The tests that crash a
+    # server (test_pg_reliability.py) start one of their own with the durable defaults.
+    pg = LocalPostgres(settings=NOT_DURABLE).start()
     try:
         pg.create_database("hexclass")
         yield pg
@@ -81,3 +88,46 @@ def instructor_opener(base: str, key: str):
         if exc.code != 302:
             raise
     return opener
+
+
+# --- running beside each other (pytest-xdist: scripts/test passes -n auto --dist loadgroup) ---
+
+# Tests that start servers, browsers or processes racing on a clock run one after another on
+# one worker: two of them at once would starve each other on two cores. The rest (engine,
+# store, widgets, lessons: CPU only, nothing waited on) is shared out among the workers.
+ONE_AT_A_TIME = tuple(
+    "tests/" + path
+    for path in (
+        "browser/",
+        "test_serve.py",
+        "test_wheel_install.py",
+        "sessions/test_concurrency.py",
+        "sessions/test_pg_reliability.py",
+        "sessions/test_rebase.py",
+    )
+)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, unknown without it
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker per core this run may use (``taskset`` may pin it to one);
+    on a single core no worker at all, so the run is the plain one."""
+    cores = len(os.sched_getaffinity(0))
+    return cores if cores > 1 else 0
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with ONE_AT_A_TIME as one group, chosen by path: pytest-xdist
+    3.8 reads ``xdist_group`` marks through a node attribute pytest 9 no longer has."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class OneAtATime(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith(ONE_AT_A_TIME):
+                return "one_at_a_time"
+            return super()._split_scope(nodeid)
+
+    return OneAtATime(config, log)

@@ -328,9 +328,19 @@ class HexclassServer(VoilaServer):
             return json.load(r)
 
 
+# The session's server keeps at most two teams' worth of preheated seat kernels (the most
+# pages a test opens at once). By default (30) it would preheat a kernel for every seat of
+# every class the tests leave running in its store (thirty idle kernels, each started for
+# nothing on two cores); tests/test_serve.py checks the pool's sizing itself.
+SESSION_CLASS_SIZE = 10
+
+
 @pytest.fixture(scope="session")
 def hexclass_server(artifacts, tmp_path_factory):
-    server = HexclassServer(tmp_path_factory.mktemp("serve") / "class.db")
+    server = HexclassServer(
+        tmp_path_factory.mktemp("serve") / "class.db",
+        args=("--class-size", str(SESSION_CLASS_SIZE)),
+    )
     yield server
     server.stop()
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import re
 import signal
+import time
 
 import pytest
 
 from hexclass.classroom.combined_arms import record, replay
-from hexclass.classroom.sessions import GameFollower, create_class, open_store
+from hexclass.classroom.sessions import GameFollower, SQLiteStore, create_class, open_store
 from hexclass.classroom.sessions.store import HEARTBEAT_EVERY, PRESENCE_TIMEOUT
 
 from .conftest import (
@@ -50,6 +51,17 @@ def kill_9(server: HexclassServer) -> None:
     server.log.close()
 
 
+def age_the_holder(store_path, game_id: int, seat: str) -> None:
+    """Date the killed page's last heartbeat PRESENCE_TIMEOUT + 1 s back, as that much
+    silence would: the test need not wait the timeout out (the store's clock is a test's)."""
+    past = time.time() - PRESENCE_TIMEOUT - 1
+    with SQLiteStore(store_path, clock=lambda: past) as s:
+        holder = s.seat_holder(game_id, seat)
+        assert holder is not None, "the killed page held the seat"
+        assert s.heartbeat(game_id, seat, holder).ok
+        assert time.time() - s.presence(game_id)[seat] > PRESENCE_TIMEOUT
+
+
 def test_server_killed_mid_game_resumes_identically(browser, tmp_path, artifacts):
     store_path = tmp_path / "class.db"
     server = HexclassServer(store_path)
@@ -70,6 +82,7 @@ def test_server_killed_mid_game_resumes_identically(browser, tmp_path, artifacts
             before = f.state.snapshot()
             before_version = f.version
         kill_9(server)  # mid-game: the phase is still open, D3 has not moved
+        age_the_holder(store_path, game_id, "D")
     finally:
         if server.proc.poll() is None:
             server.stop()
@@ -86,8 +99,8 @@ def test_server_killed_mid_game_resumes_identically(browser, tmp_path, artifacts
         page.get_by_role("button", name="D3", exact=True).wait_for(state="attached")  # controls
         assert page.get_by_role("button", name="D1", exact=True).count() == 0  # on the board now
         # The killed page never said goodbye, so it still holds seat D; the reloaded page
-        # watches until that holder has been silent for PRESENCE_TIMEOUT, then takes the
-        # seat back by itself (its next heartbeat). Wait for that, not for luck.
+        # watches until that holder has been silent for PRESENCE_TIMEOUT (dated back above),
+        # then takes the seat back by itself (its next heartbeat). Wait for that, not luck.
         page.wait_for_function(
             "() => ![...document.querySelectorAll('button')].some("
             "b => b.innerText.includes('Take over this seat') && b.offsetParent !== null)",

@@ -19,7 +19,12 @@ from hexclass.classroom.sessions import create_class
 from hexclass.classroom.sessions.roles import enemy_player_layout
 from hexclass.classroom.sessions.session import seat_url
 from hexclass.classroom.sessions.sqlite_store import SQLiteStore
-from tests.browser.conftest import HexclassServer, wait_for_kernel_idle, wait_for_widgets
+from tests.browser.conftest import (
+    HexclassServer,
+    kernel_idle_count,
+    wait_for_kernel_idle,
+    wait_for_widgets,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -60,9 +65,10 @@ def record_frames(page) -> list[str]:
     return frames
 
 
-@pytest.fixture
-def server(tmp_path):
-    store = tmp_path / "class.db"
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module: each test makes a class of its own in its store."""
+    store = tmp_path_factory.mktemp("enemy-player") / "class.db"
     SQLiteStore(store).close()
     srv = HexclassServer(store, preheat=False)
     yield srv
@@ -96,11 +102,12 @@ def play_turn_one_through(attacker, defender) -> None:
         if "Turn 2" in text and "Move Phase" in text:
             return
         choice = defender.locator("button:visible").filter(has_text=DEFENDER_CHOICE).first
+        idle = kernel_idle_count(defender)
         try:
-            choice.click(timeout=5_000)
+            choice.click(timeout=5_000)  # waits for a choice to be shown
         except PlaywrightTimeout:
-            pass  # no choice waiting just now, or it was redrawn: look again
-        defender.wait_for_timeout(250)
+            continue  # no choice waiting just now, or it was redrawn: look again
+        wait_for_kernel_idle(defender, TIMEOUT, after=idle)  # the click has been handled
     raise AssertionError("turn 2 never began")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import canvas_point, wait_for_widgets
+from tests.browser.conftest import canvas_point, settle, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def label_px(view) -> int:
 
 def shoot(page, selector: str, artifacts, name: str) -> None:
     page.locator(selector).first.evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(300)  # let the scroll settle before the picture, not a readiness wait
+    settle(page)  # the scroll painted (two animation frames) before the picture
     page.screenshot(path=str(artifacts / name))
 
 

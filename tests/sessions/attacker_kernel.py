@@ -27,10 +27,13 @@ from hexclass.widgets.hidden_seat import HiddenSeatApp
 
 def main(path: str, token: str) -> None:
     app = HiddenSeatApp(open_seat(SQLiteStore(path), token), poll=False)
-    for _ in range(600):  # until the defender has deployed
+    deadline = time.monotonic() + 240  # a poll until the defender has deployed: generous
+    while True:
         app.poll_once()
         if app.game.state is not None and app.game.state.phase == "friendly_move":
             break
+        if time.monotonic() > deadline:
+            sys.exit("the defender's deployment never arrived")
         time.sleep(0.05)
     game = app.game
     assert game.submit(EndPhase(game.seat)) is None  # the commander ends the move phase

@@ -1,8 +1,8 @@
 """The PostgreSQL store when things go wrong: the server killed with ``kill -9`` mid-game
 and restarted, and a kernel's connections cut under its follower.
 
-Each test that kills a server starts a PostgreSQL of its own (``LocalPostgres``) so the
-session's server is never touched.
+The tests that kill or stop a server share a PostgreSQL of their own (``LocalPostgres``),
+each on a database of its own, so the session's server is never touched.
 """
 
 import json
@@ -28,13 +28,21 @@ PACE = "0.025"  # seconds a crash worker pauses after each acknowledged action
 ROOT = WORKER.parents[2]
 
 
-@pytest.fixture
-def own_server(pg_server):  # pg_server: skip cleanly where PostgreSQL is not installed
+@pytest.fixture(scope="module")
+def killable_server(pg_server):  # pg_server: skip cleanly where PostgreSQL is not installed
     from hexclass.classroom.sessions.pg_local import LocalPostgres
 
     pg = LocalPostgres().start()
     yield pg
     pg.close()
+
+
+@pytest.fixture
+def own_server(killable_server):
+    """The module's own server, running (each test uses a database of its own on it)."""
+    if not killable_server.running:  # a test that failed while it was down
+        killable_server.start()
+    return killable_server
 
 
 def _env():
@@ -201,8 +209,13 @@ def test_connections_cut_under_a_follower_it_says_reconnecting_and_loses_nothing
         f.close()
 
 
-def test_a_stopped_server_gives_typed_refusals_then_everything_resumes(own_server):
-    url = own_server.create_database("school")
+def test_a_stopped_server_gives_typed_refusals_then_everything_resumes(own_server, monkeypatch):
+    from hexclass.classroom.sessions import pg_store
+
+    # each refusal while the server is down waits POOL_TIMEOUT for a connection first (10 s,
+    # for a real restart); 1 s gives the same typed refusals without waiting that out
+    monkeypatch.setattr(pg_store, "POOL_TIMEOUT", 1.0)
+    url = own_server.create_database("stopping")
     with PostgresStore(url) as s:
         made = create_class(s, teams=1)
         g = made.teams[0].game_id

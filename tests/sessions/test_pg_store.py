@@ -3,6 +3,9 @@ class file, pushed changes, the schema guard. The shared behaviour is in the oth
 files, which run against both stores (``store`` fixture in conftest.py)."""
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -23,7 +26,7 @@ from hexclass.classroom.sessions.pg_store import PostgresStore, masked_url
 from hexclass.classroom.sessions.store import StoreError
 
 from .helpers import first_enter, play, replayed
-from .test_cli import hexclass
+from .test_cli import ROOT, hexclass
 
 
 def test_locations_pick_the_store_by_their_form(tmp_path, pg_url):
@@ -41,13 +44,35 @@ def test_locations_pick_the_store_by_their_form(tmp_path, pg_url):
     assert describe(url) == masked_url(url) == "postgresql://teacher:***@db.school:5432/hexclass"
 
 
-def test_an_unreachable_server_is_a_clear_error(tmp_path):
+# The store waits POOL_TIMEOUT (10 s) for a connection before it gives up: right for a
+# server restarting, but these tests would wait it out twice; they give up after 1 s.
+SHORT_POOL_TIMEOUT = 1.0
+QUICK_CLI = (
+    "import sys; import hexclass.classroom.sessions.pg_store as p; "
+    f"p.POOL_TIMEOUT = {SHORT_POOL_TIMEOUT}; "
+    "from hexclass.classroom.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def hexclass_quick(*args):
+    """``hexclass ARGS`` as :func:`.test_cli.hexclass` runs it, with the short pool timeout."""
+    env = dict(os.environ)
+    env.pop("HEXCLASS_STORE", None)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [sys.executable, "-c", QUICK_CLI, *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=180)
+
+
+def test_an_unreachable_server_is_a_clear_error(tmp_path, monkeypatch):
+    from hexclass.classroom.sessions import pg_store
+
+    monkeypatch.setattr(pg_store, "POOL_TIMEOUT", SHORT_POOL_TIMEOUT)
     url = f"postgresql:///nowhere?host={tmp_path}&connect_timeout=1"
     t0 = time.monotonic()
     with pytest.raises(ConnectionError, match="cannot connect to PostgreSQL"):
         PostgresStore(url)
     assert time.monotonic() - t0 < 30
-    out = hexclass("class", "new", "--teams", "1", "--store", url)
+    out = hexclass_quick("class", "new", "--teams", "1", "--store", url)
     assert out.returncode == 2 and "--store: cannot open" in out.stderr
     assert "Traceback" not in out.stderr
 

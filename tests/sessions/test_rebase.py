@@ -47,10 +47,10 @@ def spread_enters(state, seats):
 
 
 def run_at_once(db, game, orders: dict, version: int, tmp_path) -> dict:
-    """Each seat's order in its own process, all submitted at the same moment."""
+    """Each seat's order in its own process, all submitted at the same moment: once every
+    process says it is up and caught up, each is sent the same moment just ahead."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    start_at = time.time() + 4.0  # every interpreter is up and caught up by then
     procs = {
         seat: subprocess.Popen(
             [
@@ -60,16 +60,25 @@ def run_at_once(db, game, orders: dict, version: int, tmp_path) -> dict:
                 str(game),
                 seat,
                 str(version),
-                str(start_at),
                 json.dumps(action_to_json(a)),
                 str(tmp_path / f"{seat}.json"),
             ],
             env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         for seat, a in orders.items()
     }
+    for seat, p in procs.items():  # a readiness signal, not a guess at start-up time
+        assert p.stdout.readline().strip() == "ready", f"{seat}'s worker exited ({p.wait()})"
+    start_at = time.time() + 0.2
+    for p in procs.values():
+        p.stdin.write(f"{start_at!r}\n")
+        p.stdin.close()
     for p in procs.values():
         assert p.wait(timeout=180) == 0
+        p.stdout.close()
     return {seat: json.loads((tmp_path / f"{seat}.json").read_text()) for seat in orders}
 
 
