@@ -349,11 +349,7 @@ class BoardController:
             if n:
                 self.say(f"{uid} selected: {n} hexes lit")
             else:
-                why = (
-                    check(self.state, self.q.action_for(uid, u.hex, verb="move"))
-                    if u.on_board
-                    else None
-                )
+                why = self.q.why_not(uid, u.hex, verb="move") if u.on_board else None
                 self.say(f"{uid} has no legal move now" + (f" ({why})" if why else ""), bad=True)
         elif self.state.phase == "friendly_fire":
             self.say(f"{uid} selected.")
@@ -438,7 +434,7 @@ class BoardController:
         u = self.unit()
         if own and u is not None and u.id not in own and dest and self._within_reach(u, h):
             # the player may have meant a move: name the rule that forbids it
-            why = check(self.state, self.q.action_for(u.id, h, self.facing))
+            why = self.q.why_not(u.id, h, self.facing)
             if why is not None:
                 other = own[0]
                 self.select(other)
@@ -451,7 +447,7 @@ class BoardController:
         if self._say_owner(h):
             return
         if u is not None:
-            why = check(self.state, self.q.action_for(u.id, h, self.facing))
+            why = self.q.why_not(u.id, h, self.facing)
             self.say(str(why) if why else f"{u.id} may move there.", bad=bool(why))
             return
         self.say(f"{self.state.label(h)}: select one of your platoons first.")
