@@ -241,8 +241,10 @@ def test_a_seat_page_taken_from_a_pool_that_covers_its_class_starts_no_kernel(se
     links = create_class(store, teams=1, base_url=s.base)  # 5 seats: the pool covers them
     store.close()
     s.wait_for(lambda: "seat pool set to 5" in s.text())
-    # every pool kernel running: 5 seats and the solitaire page
-    full = s.wait_for(lambda: (st := s.status())["preheated"] == 6 and st["kernels"] == 6 and st)
+    # every pool kernel started and counted: 2 + 3 seats and the solitaire page
+    full = s.wait_for(
+        lambda: (st := s.status())["preheated"] == 6 and st["started_total"] == 6 and st
+    )
     urllib.request.urlopen(links.teams[0].seats[0].url, timeout=300).read()
     after = s.status()  # a refill would be in the pool already: Voilà adds it as it takes
     assert "seat pool set to 4 (a seat page takes a kernel)" in s.text()
