@@ -76,18 +76,38 @@ def friendly_target_problem(state, target: Hex, spotter: Platoon, smoke: bool) -
     else:
         if target not in state.enemy:
             return Illegal(MORTARS, f"{name} holds no enemy counter to bombard")
-        near = [u for n in board.neighbours_on_board[target] for u in state.at.get(n, ())]
-        if near:
+        near = own_platoon_next_to(state, target)
+        if near is not None:
             return Illegal(
-                MORTARS, f"{name} is next to your platoon {near[0]}; the mortars may not target it"
+                MORTARS, f"{name} is next to your platoon {near}; the mortars may not target it"
             )
-    prev = state.friendly_mortar
-    if prev is not None and prev.turn == state.turn - 1 and hg.distance(prev.hex, target) > 1:
+    tied = last_target_too_far(state, target)
+    if tied is not None:
         return Illegal(
             MORTARS,
-            f"your mortars fired on {board.label(prev.hex)} last turn; this turn they may only "
+            f"your mortars fired on {board.label(tied)} last turn; this turn they may only "
             f"fire on that hex or one next to it",
         )
+    return None
+
+
+def own_platoon_next_to(state, target: Hex) -> str | None:
+    """High explosive never lands next to your own platoons (CA "Mortars"): the first one."""
+    for n in state.board.neighbours_on_board[target]:
+        ids = state.at.get(n)
+        if ids:
+            return ids[0]
+    return None
+
+
+def last_target_too_far(state, target: Hex) -> Hex | None:
+    """Mortars that fired last turn keep to that hex or one next to it (CA "Mortars").
+
+    The hex fired on last turn when ``target`` is further from it; otherwise None.
+    """
+    prev = state.friendly_mortar
+    if prev is not None and prev.turn == state.turn - 1 and hg.distance(prev.hex, target) > 1:
+        return prev.hex
     return None
 
 

@@ -45,23 +45,17 @@ def infantry_hit_chances(state: GameState, post: Hex, h: Hex) -> int:
 def he_targets(state: GameState) -> dict[Hex, str]:
     """Enemy hexes your mortars may fire high explosive on now, each with a spotter.
 
-    The same test as ``mortars.friendly_target_problem`` but asked only of enemy
-    hexes, the only ones high explosive may be aimed at (CA "Mortars"): first what
+    ``mortars.friendly_target_problem`` asked only of enemy hexes, the only ones high
+    explosive may be aimed at (CA "Mortars"), with its own rule functions: first what
     does not depend on the spotter, then the first spotter with a line to the hex.
     """
     spotters = mortars.friendly_spotters(state)
     out: dict[Hex, str] = {}
     if not spotters:
         return out
-    prev = state.friendly_mortar
-    tied = prev.hex if prev is not None and prev.turn == state.turn - 1 else None
-    at = state.at
-    neighbours = state.board.neighbours_on_board
     for h in sorted(state.enemy):
-        if tied is not None and DIST[tied][h] > 1:
-            continue  # last turn's target or a hex next to it
-        if not at.keys().isdisjoint(neighbours[h]):
-            continue  # never on a hex next to your own platoons
+        if mortars.last_target_too_far(state, h) or mortars.own_platoon_next_to(state, h):
+            continue
         for sp in spotters:
             if lines.spotting_clear(state, sp.hex, h):
                 out[h] = sp.id
@@ -74,11 +68,11 @@ def spotted_enemy_hexes(state: GameState) -> list[Hex]:
     spotters = mortars.friendly_spotters(state)
     if not spotters:
         return []
-    near = {n for h in state.at for n in state.board.neighbours_on_board[h]}
     return [
         h
         for h in sorted(state.enemy)
-        if h not in near and any(lines.spotting_clear(state, sp.hex, h) for sp in spotters)
+        if mortars.own_platoon_next_to(state, h) is None
+        and any(lines.spotting_clear(state, sp.hex, h) for sp in spotters)
     ]
 
 
