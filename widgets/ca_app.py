@@ -3,9 +3,9 @@
 The app draws and holds widgets; it decides nothing. What the player has in hand
 (selection, facing, fire group, target, mortar call) lives in the headless
 :class:`~hexclass.widgets.ca_controller.BoardController`, which asks the engine about every
-legality. ``game`` is anything with ``state`` and ``submit(action) -> str | None``:
-:class:`LocalGame` keeps a solitaire game in this kernel; the co-op seat page gives the
-same interface backed by the shared store.
+legality. ``game`` is a :class:`~hexclass.widgets.game_link.GameHandle` (``state``, and
+``submit(action)`` answered with a ``Verdict``): :class:`LocalGame` keeps a solitaire game
+in this kernel; the co-op seat page gives the same interface backed by the shared store.
 
 The layout fits a 1366x768 laptop without scrolling: the phase bar and running score
 on one line, the off-board tray on the board's left edge, the board, and beside it the

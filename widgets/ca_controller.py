@@ -8,9 +8,8 @@ the log's English to decide anything. ``ipywidgets`` is not imported, so every
 behaviour is tested without a browser (``tests/widgets/test_ca_controller.py``).
 
 ``game`` is a :class:`~hexclass.widgets.game_link.GameHandle`: ``state``, ``check`` and
-``submit(action)``, answered with a :class:`~hexclass.widgets.game_link.Verdict` (or, from older
-handles, the reason as text): :class:`LocalGame` below for solitaire, the co-op seat's
-shared game for a team. After an accepted order the seat reads as its own result only
+``submit(action)``, answered with a :class:`~hexclass.widgets.game_link.Verdict`:
+:class:`LocalGame` below for solitaire, the co-op seat's shared game for a team. After an accepted order the seat reads as its own result only
 the events of its own action (``GameState.events_of`` its version); anything else the
 same order brought in (teammates' orders decided just before or just after it) is
 their news, for the team line.
@@ -50,16 +49,14 @@ class LocalGame:
         self.state = state
         self.accepted_version: int | None = None  # the version the last accepted order made
 
-    def submit(self, action) -> str | None:
-        reason = try_apply(self.state, action)
-        if reason is not None:
-            return str(reason)
-        self.accepted_version = len(self.state.actions)
-        return None
+    def submit(self, action) -> Verdict:
+        verdict = Verdict.judge(try_apply(self.state, action))
+        if verdict:
+            self.accepted_version = len(self.state.actions)
+        return verdict
 
-    def check(self, action) -> str | None:
-        reason = check(self.state, action)
-        return None if reason is None else str(reason)
+    def check(self, action) -> Verdict:
+        return Verdict.judge(check(self.state, action))
 
 
 def accepted_version(game) -> int | None:
@@ -286,7 +283,7 @@ class BoardController:
         if catch_up is not None:  # a shared game: draw teammates' news first, apart from ours
             catch_up()
         before, acted = len(self.state.events), len(self.state.actions)
-        verdict = Verdict.of(self.game.submit(action))
+        verdict = self.game.submit(action)
         if not verdict:
             self.say(verdict.reason, bad=True, cause=verdict.kind)
             self.new_events = []

@@ -114,9 +114,8 @@ class SharedGame:
             self.on_update(update)  # the new board first, then the reason
         return Verdict.refused(refusal_text(result), self.refused_kind, result.rule)
 
-    def check(self, action) -> str | None:
-        reason = check(self.state, action)
-        return None if reason is None else str(reason)
+    def check(self, action) -> Verdict:
+        return Verdict.judge(check(self.state, action))
 
 
 class SeatApp(BrowserPresence):

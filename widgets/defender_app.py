@@ -148,9 +148,9 @@ class DefenderApp:
         self.say("" if self.game.undo() else "Nothing to undo.")
 
     def _deploy(self) -> None:
-        why = self.game.deploy()
-        if why:
-            self.say(str(why), bad=True)
+        verdict = self.game.deploy()
+        if not verdict:
+            self.say(verdict.reason, bad=True)
             return
         self.say("Deployed in secret. The attackers see only potential counters.")
         self._play_on()
@@ -163,9 +163,9 @@ class DefenderApp:
             self.say(f"The attacker took {n} actions" + (f": {moved}" if moved else "."))
 
     def choose(self, action) -> None:
-        why = self.game.choose(action)
-        if why:
-            self.say(str(why), bad=True)
+        verdict = self.game.submit(action)
+        if not verdict:
+            self.say(verdict.reason, bad=True)
             return
         self.reveal_pick = set()
         self.say("")

@@ -29,6 +29,7 @@ from hexclass.classroom.sessions.hidden import HiddenGame
 
 from .ca_app import GameApp
 from .defender_app import DefenderApp
+from .game_link import Verdict
 from .presence import BrowserPresence, browser_pulse
 
 POLL_SECONDS = 0.1
@@ -58,13 +59,15 @@ class HeldGame:
     def __getattr__(self, name):
         return getattr(self.hidden, name)
 
-    def submit(self, action) -> str | None:
+    def submit(self, action) -> Verdict:
         if self.viewer:
-            return "this page only watches: press Take over to command the seat from here"
-        why = self.hidden.submit(action)
-        if why is None and self.on_accepted is not None:
+            return Verdict.refused(
+                "this page only watches: press Take over to command the seat from here"
+            )
+        verdict = self.hidden.submit(action)
+        if verdict and self.on_accepted is not None:
             self.on_accepted()
-        return why
+        return verdict
 
 
 class SharedDefenderGame(DefenderGame):
@@ -84,8 +87,11 @@ class SharedDefenderGame(DefenderGame):
     def state(self):
         return self.hidden.state
 
-    def choose(self, action):
+    def submit(self, action) -> Verdict:
         return self.hidden.submit(action)
+
+    def check(self, action) -> Verdict:
+        return self.hidden.check(action)
 
     def run_attacker(self, limit: int = 0) -> int:
         return 0  # the attackers are people on their own pages
@@ -334,9 +340,9 @@ class HiddenSeatApp(BrowserPresence):
         self._draw_bid()
 
     def on_bid(self) -> None:
-        why = self.game.submit(Bid(self.game.seat, int(self.bid_points.value)))
-        if why:
-            self.bid_status.value = f'<p style="color:#b3261e">{html.escape(why)}</p>'
+        verdict = self.game.submit(Bid(self.game.seat, int(self.bid_points.value)))
+        if not verdict:
+            self.bid_status.value = f'<p style="color:#b3261e">{html.escape(verdict.reason)}</p>'
         self.changed()
 
     def _draw_bid(self) -> None:

@@ -274,17 +274,17 @@ class TwoViews:
     def play(self, until: int) -> DefenderGame:
         g = DefenderGame(self.seed, self.bot)
         g.suggest_deployment()
-        why = g.deploy()
-        if why is not None:
-            raise RuntimeError(f"the engine refused its own suggestion: {why}")
+        verdict = g.deploy()
+        if not verdict:
+            raise RuntimeError(f"the engine refused its own suggestion: {verdict.reason}")
         while g.stage != "over" and g.state.turn <= until:
             if g.stage == "attacker":
                 g.attacker_step()
                 continue
             action = g.hint()  # what the solitaire AI's rules would choose
-            refused = g.choose(action)
-            if refused is not None:  # the engine refusing its own advice is a bug: say so
-                raise RuntimeError(f"the engine refused the AI's choice {action}: {refused}")
+            verdict = g.submit(action)
+            if not verdict:  # the engine refusing its own advice is a bug: say so
+                raise RuntimeError(f"the engine refused the AI's choice {action}: {verdict.reason}")
         self.game, self.until = g, until
         self.out.value = self.render()
         return g

@@ -30,7 +30,7 @@ from .enemy_player import Deployment, deployment_problems, targets
 from .engine import check, try_apply
 from .game import new_game
 from .public import attacker_copy
-from .reasons import VARIANT, Illegal
+from .reasons import VARIANT, Illegal, Verdict
 from .state import SOLITAIRE_SEATS, Options
 
 ATTACKER = "player"
@@ -157,9 +157,9 @@ class DefenderGame:
         d = ai_choice(self.state, self.seat, self.hint_rng)
         self.platoons, self.atgs = set(d.platoons), set(d.atgs)
 
-    def deploy(self) -> Illegal | None:
+    def deploy(self) -> Verdict:
         a = Deploy(self.seat, tuple(sorted(self.platoons)), tuple(sorted(self.atgs)))
-        return self.choose(a)
+        return self.submit(a)
 
     # --- the attacker --------------------------------------------------------------------
     def attacker_step(self):
@@ -249,11 +249,13 @@ class DefenderGame:
             return None
         return ai_choice(self.state, self.seat, self.hint_rng)
 
-    def choose(self, action) -> Illegal | None:
-        return try_apply(self.state, action)
+    # --- the page's handle (``widgets/game_link.GameHandle``) --------------------------------
+    def submit(self, action) -> Verdict:
+        """The defender's order (a deployment or a choice): the engine decides."""
+        return Verdict.judge(try_apply(self.state, action))
 
-    def check(self, action) -> Illegal | None:
-        return check(self.state, action)
+    def check(self, action) -> Verdict:
+        return Verdict.judge(check(self.state, action))
 
     def _name(self, h: Hex) -> str:
         return self.state.label(h) if h in self.state.board.hex_set else str(h)

@@ -1,5 +1,6 @@
-"""Why an action is refused (a rule section and a plain sentence, never a bare False), and
-why a roll is modified (each modifier with its reason and rule)."""
+"""Why an action is refused (a rule section and a plain sentence, never a bare False), what
+a game said to an order (:class:`Verdict`), and why a roll is modified (each modifier with
+its reason and rule)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,44 @@ class IllegalAction(ValueError):
         super().__init__(str(reason))
         self.reason = reason
         self.action = action
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a game said to one order: accepted, or refused with the sentence to show.
+
+    Every handle a page sends orders through answers one (``widgets/game_link.py``):
+    ``rule`` is the section that said no, taken from the engine's :class:`Illegal` or the
+    store's refusal, never read back out of ``reason``; ``kind`` is the store's kind of
+    refusal (``"stale"``, ``"paused"``, ...) when a store refused.
+
+    >>> no = Verdict.judge(Illegal(MOVEMENT, "armour may not enter woods"))
+    >>> bool(no), no.rule, no.reason
+    (False, 'CA "Movement"', 'CA "Movement": armour may not enter woods')
+    >>> bool(Verdict.judge(None))
+    True
+    """
+
+    accepted: bool
+    reason: str = ""  # refused: the sentence for the message line
+    kind: str | None = None  # refused by a store: its Refusal kind ("stale", "paused", ...)
+    rule: str | None = None  # the rule section that said no, when one did
+
+    def __bool__(self) -> bool:
+        return self.accepted
+
+    @classmethod
+    def ok(cls) -> Verdict:
+        return cls(True)
+
+    @classmethod
+    def refused(cls, reason: str, kind: str | None = None, rule: str | None = None) -> Verdict:
+        return cls(False, str(reason), kind, rule or None)
+
+    @classmethod
+    def judge(cls, why: Illegal | None) -> Verdict:
+        """The engine's answer (``check``/``try_apply``: None or an :class:`Illegal`)."""
+        return cls.ok() if why is None else cls.refused(str(why), rule=why.rule)
 
 
 @dataclass(frozen=True, slots=True)

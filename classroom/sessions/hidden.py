@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 from hexclass.classroom.combined_arms.actions import action_to_json
 from hexclass.classroom.combined_arms.engine import check
 from hexclass.classroom.combined_arms.public import from_json, seat_copy, to_json
+from hexclass.classroom.combined_arms.reasons import Verdict
 from hexclass.classroom.combined_arms.state import GameState
 
 from .hidden_tables import PUBLIC, HiddenTables, Order
@@ -156,8 +157,9 @@ class Referee:
 class HiddenGame:
     """One seat's copy of an enemy-player game, and the way its orders go in.
 
-    The interface of the co-op pages' games: ``state``, ``submit(action)`` (None or
-    the reason it was refused) and ``check(action)``; ``refresh()`` reads a newer view.
+    The interface of the co-op pages' games (``widgets/game_link.GameHandle``): ``state``,
+    ``submit(action)`` and ``check(action)``, each answered with a :class:`Verdict`;
+    ``refresh()`` reads a newer view.
     """
 
     def __init__(self, store, game_id: int, seat: str, wait: float = 20.0) -> None:
@@ -185,13 +187,12 @@ class HiddenGame:
     def ready(self) -> bool:
         return self.state is not None
 
-    def check(self, action) -> str | None:
+    def check(self, action) -> Verdict:
         if self.state is None:
-            return "the game is not ready yet: the referee has not published it"
-        why = check(self.state, action)
-        return None if why is None else str(why)
+            return Verdict.refused("the game is not ready yet: the referee has not published it")
+        return Verdict.judge(check(self.state, action))
 
-    def submit(self, action) -> str | None:
+    def submit(self, action) -> Verdict:
         """Place the order and wait for the referee's verdict; then read the new view."""
         nonce = self.tables.place_order(
             self.game_id, self.seat, self.version, action_to_json(action)
@@ -202,7 +203,7 @@ class HiddenGame:
             if order is not None and order.status in ("accepted", "refused"):
                 break
             if time.monotonic() > deadline:
-                return (
+                return Verdict.refused(
                     "the referee did not answer: is `hexclass serve` running? "
                     "(your order is kept and will be decided when it is)"
                 )
@@ -214,8 +215,11 @@ class HiddenGame:
                 break
             time.sleep(pause)
         if order.status == "accepted":
-            return None
-        return order.detail.get("message", "refused")
+            return Verdict.ok()
+        detail = order.detail
+        return Verdict.refused(
+            detail.get("message", "refused"), detail.get("kind"), detail.get("rule")
+        )
 
 
 def _pauses() -> Iterator[float]:

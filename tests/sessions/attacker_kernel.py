@@ -36,8 +36,8 @@ def main(path: str, token: str) -> None:
             sys.exit("the defender's deployment never arrived")
         time.sleep(0.05)
     game = app.game
-    assert game.submit(EndPhase(game.seat)) is None  # the commander ends the move phase
-    assert game.submit(EndPhase(game.seat)) is None  # and the fire phase: the enemy acts
+    assert game.submit(EndPhase(game.seat)).accepted  # the commander ends the move phase
+    assert game.submit(EndPhase(game.seat)).accepted  # and the fire phase: the enemy acts
     app.poll_once()
     found = {"deployments": [], "forces": [], "live_games": 0, "rolling_dice": 0, "seeds": []}
     for obj in gc.get_objects():

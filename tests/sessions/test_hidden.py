@@ -60,15 +60,15 @@ def test_each_seat_sees_its_own_copy_and_only_the_defender_the_secret(store, new
     assert d.state.phase == "deployment" and d.state.forces is None and d.state.seed == 0
     assert defender.state.forces is not None and defender.state.seed == 0
     deploy = ai_choice(defender.state, "defender", random.Random(3))
-    assert "only the defender" in d.submit(Deploy("D", deploy.platoons, deploy.atgs))
-    assert defender.submit(deploy) is None
+    assert "only the defender" in d.submit(Deploy("D", deploy.platoons, deploy.atgs)).reason
+    assert defender.submit(deploy).accepted
     d.refresh()
     assert d.state.phase == "friendly_move" and d.state.secret is None
     assert defender.state.secret == Deployment(frozenset(deploy.platoons), frozenset(deploy.atgs))
     assert all(e.data.get("secret") is None for e in d.state.events)
     # the attackers play on through the referee; their copies keep up
     hex_ = d.state.board.friendly_edge[0]
-    assert d.submit(Enter("D", "D1", hex_)) is None
+    assert d.submit(Enter("D", "D1", hex_)).accepted
     e = HiddenGame(new_store(), game_id, "E")
     assert e.state.units["D1"].hex == hex_ and e.version == d.version
 
@@ -79,7 +79,8 @@ def test_a_refused_order_names_its_rule_and_changes_nothing(store, new_store, re
     d = HiddenGame(new_store(), game_id, "D")
     before = d.version
     why = d.submit(Enter("D", "D1", d.state.board.friendly_edge[0]))
-    assert "Secret Deployment" in why  # nothing moves before the defender has deployed
+    assert not why.accepted and "Secret Deployment" in why.reason  # nothing moves before
+    assert why.rule == 'CA "Sequence of Play"'  # ... the defender has deployed
     assert d.version == before == store.version(game_id)
 
 
@@ -89,7 +90,8 @@ def test_every_constraint_is_checked_by_the_referee_too(store, new_store, refere
     defender = HiddenGame(new_store(), game_id, "defender")
     one = sorted(deployment_field(defender.state).platoon_hexes)[:1]
     why = defender.submit(Deploy("defender", tuple(one), ()))
-    assert 'CA p.7 "Enemy Player Variant": deploy exactly' in why
+    assert 'CA p.7 "Enemy Player Variant": deploy exactly' in why.reason
+    assert why.rule == 'CA p.7 "Enemy Player Variant"' and why.kind == "illegal"
     d = ai_choice(defender.state, "defender", random.Random(1))
     field = deployment_field(defender.state)
     assert (
@@ -112,10 +114,10 @@ def test_two_players_bid_in_secret_then_take_their_sides(store, new_store, refer
     wait_published(referee, game_id)
     one = HiddenGame(new_store(), game_id, "player1")
     two = HiddenGame(new_store(), game_id, "player2")
-    assert one.submit(Bid("player1", 4)) is None
+    assert one.submit(Bid("player1", 4)).accepted
     two.refresh()
     assert two.state.bids == {} and "bid 4" not in json.dumps([e.text for e in two.state.events])
-    assert two.submit(Bid("player2", 2)) is None
+    assert two.submit(Bid("player2", 2)).accepted
     one.refresh()
     assert "defender" in one.state.seats["player1"].powers and one.state.forces is not None
     assert two.state.forces is None and two.state.options.handicap == 4
@@ -126,7 +128,7 @@ def test_an_order_without_a_referee_says_so(store, new_store):
     game_id = five_plus_one(store)
     Referee(new_store()).step()  # publish once, then nobody decides
     d = HiddenGame(new_store(), game_id, "D", wait=0.3)
-    assert "referee did not answer" in d.submit(EndPhase("D"))
+    assert "referee did not answer" in d.submit(EndPhase("D")).reason
 
 
 def test_an_attackers_kernel_never_holds_the_secret(tmp_path):
@@ -165,7 +167,7 @@ def test_an_attackers_kernel_never_holds_the_secret(tmp_path):
             cwd=root,
         )
         defender = HiddenGame(SQLiteStore(path), game_id, "defender")
-        assert defender.submit(ai_choice(defender.state, "defender", random.Random(2))) is None
+        assert defender.submit(ai_choice(defender.state, "defender", random.Random(2))).accepted
         out, err = kernel.communicate(timeout=300)
         assert kernel.returncode == 0, err
         found = json.loads(out)
@@ -187,7 +189,7 @@ def test_the_debrief_shows_the_deployment_once_the_game_is_over(store, new_store
     defender = HiddenGame(new_store(), game_id, "defender")
     player = HiddenGame(new_store(), game_id, "all")
     deploy = ai_choice(defender.state, "defender", random.Random(5))
-    assert defender.submit(deploy) is None
+    assert defender.submit(deploy).accepted
     console = open_console(store, made.instructor_token)
     assert console.debrief()["deployment"].empty  # not while the game goes on
     for _ in range(6):  # play turn 1 through, answering the defender as the AI would
@@ -197,10 +199,10 @@ def test_the_debrief_shows_the_deployment_once_the_game_is_over(store, new_store
             break
         waiting = defender.state.pending
         if waiting is not None and waiting.power == "defender":
-            assert defender.submit(ai_choice(defender.state, "defender")) is None
+            assert defender.submit(ai_choice(defender.state, "defender")).accepted
         else:
-            assert player.submit(EndPhase("all")) is None
-    assert player.submit(EndGame("all")) is None
+            assert player.submit(EndPhase("all")).accepted
+    assert player.submit(EndGame("all")).accepted
     row = console.debrief()["deployment"].iloc[0]
     labels = sorted(defender.state.label(h) for h in deploy.platoons)
     assert row["real_platoons"].split() == labels and row["defender"] == "defender"

@@ -337,7 +337,7 @@ def test_enemy_player_secrets_are_sealed_in_the_store(
             threading.Event().wait(0.01)
         defender = HiddenGame(kernel, g, "defender")
         deploy = ai_choice(defender.state, "defender", random.Random(3))
-        assert defender.submit(deploy) is None
+        assert defender.submit(deploy).accepted
         secret = json.dumps(sorted(deploy.platoons))[1:-1]
         raw = _everything_stored(store_kind, store_location, tmp_path)
         assert secret not in raw and "Deploy" not in raw

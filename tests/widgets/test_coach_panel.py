@@ -16,7 +16,7 @@ def test_solitaire_app_has_the_coach_and_suggest_explains_orders():
     assert "<ol>" in text and "CA &quot;" in text, text
     assert app.state.dice.snapshot() == dice  # thought on copies only
     first = app.coach.last.orders[0].action
-    assert app.game.check(first) is None  # the suggestion is a legal order now
+    assert app.game.check(first).accepted  # the suggestion is a legal order now
     if getattr(first, "unit", None):
         assert app.selected == first.unit
 

@@ -94,7 +94,7 @@ def test_the_phase_line_says_what_the_defender_waits_for():
     app = deployed()
     g = app.game
     assert "your enemy phase: reveals, targets, mortars" in app.heading.value
-    g.choose(next(o.action for o in g.options()))
+    g.submit(next(o.action for o in g.options()))
     app.refresh()
     if g.stage == "attacker":
         assert "The attackers are" in app.prompt.value
@@ -130,7 +130,7 @@ def test_a_whole_game_by_buttons_reaches_the_score_with_no_error():
 def test_the_attacker_bot_plans_on_a_copy_without_the_secret():
     g = DefenderGame(12)
     g.suggest_deployment()
-    assert g.deploy() is None
+    assert g.deploy().accepted
     seen = []
     real_act = g.bot.act
 

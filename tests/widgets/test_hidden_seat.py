@@ -76,7 +76,7 @@ def test_a_second_browser_on_a_hidden_seat_watches_until_it_takes_over(table):
 def test_a_second_attacker_page_cannot_move_the_seats_platoons(table):
     first, second = table("D"), table("D")
     assert second.game.viewer and not first.game.viewer
-    assert "only watches" in second.game.submit(EndPhase("D"))
+    assert "only watches" in second.game.submit(EndPhase("D")).reason
 
 
 def test_the_class_defender_has_no_bot_button_and_waits_for_the_attackers(table):
