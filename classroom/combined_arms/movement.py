@@ -290,8 +290,37 @@ def check_withdraw(state, unit: Platoon) -> Illegal | None:
     return Illegal(MOVEMENT, "platoons withdraw only from one of your rear-edge hexes (row 1)")
 
 
+EDGE, ROAD = "edge", "road"  # where an exploit starts: see :func:`exploit_start`
+
+
+def exploit_start(board, unit: Platoon) -> str | None:
+    """Where ``unit`` may start to exploit this move phase (CA "Movement"), or None.
+
+    A fresh platoon on the board, other than an MMG (once entered it may only withdraw),
+    exploits from one of the 3 central enemy rear-edge hexes (``EDGE``); armour may also
+    run the last two road hexes off the enemy edge (``ROAD``), which
+    :func:`check_exploit` then checks hex by hex. The bots ask this alone, as their cheap
+    test (``quick.can_exploit_now``).
+    """
+    if unit.where != BOARD or not unit.fresh or unit.is_mmg:
+        return None
+    if unit.hex in board.exploit_hexes:
+        return EDGE
+    if unit.is_armour and unit.hex == board.road[-2]:
+        return ROAD
+    return None
+
+
 def check_exploit(state, unit: Platoon) -> Illegal | None:
+    """CA "Movement": may ``unit`` exploit now? :func:`exploit_start` decides where it
+    may start; the rest names the first rule a refused platoon breaks."""
     board = state.board
+    start = exploit_start(board, unit)
+    if start == EDGE:
+        return None
+    if start == ROAD:
+        path = (board.road[-2], board.road[-1], board.road_beyond_enemy_edge)
+        return _road_run(state, unit, path, unit.facing, "exploit")
     if unit.where != BOARD:
         return Illegal(MOVEMENT, f"{unit.id} is not on the board")
     reason = may_move_at_all(unit)
@@ -299,11 +328,6 @@ def check_exploit(state, unit: Platoon) -> Illegal | None:
         return reason
     if unit.is_mmg:
         return Illegal(MOVEMENT, f"{unit.id} is an MMG platoon: once entered it may only withdraw")
-    if unit.hex in board.exploit_hexes:
-        return None
-    if unit.is_armour and unit.hex == board.road[-2]:
-        path = (board.road[-2], board.road[-1], board.road_beyond_enemy_edge)
-        return _road_run(state, unit, path, unit.facing, "exploit")
     names = ", ".join(board.label(h) for h in board.exploit_hexes)
     return Illegal(
         MOVEMENT, f"platoons exploit only from the 3 central enemy rear-edge hexes ({names})"

@@ -27,6 +27,7 @@ from . import enemy, fire, lines, mortars
 from .board import DIST
 from .enemy import best_cluster_total
 from .lines import friendly_line, within_range
+from .movement import exploit_start
 from .state import GameState
 from .units import POTENTIAL, REAL, Platoon
 
@@ -326,13 +327,10 @@ def armour_faces(state, post: Hex, h: Hex, facing: int, with_atg: bool, blockers
 
 
 def can_exploit_now(state: GameState, u: Platoon) -> bool:
-    """Could ``u`` leave by the enemy edge this move phase (CA "Movement")?"""
-    if not (u.on_board and u.fresh) or u.is_mmg:
-        return False
-    board = state.board
-    if u.hex in board.exploit_hexes:
-        return True
-    return u.is_armour and u.hex == board.road[-2]
+    """Could ``u`` leave by the enemy edge this move phase? The engine's rule of where
+    exploiting starts (:func:`~.movement.exploit_start`, CA "Movement"), without running
+    armour's road hex by hex."""
+    return exploit_start(state.board, u) is not None
 
 
 __all__ = [

@@ -2,8 +2,9 @@
 
 The reveal trigger (CA "Enemy Decisions"), two partial blocks blocking a line
 (docs/rules-notes.md "Lines of fire"), a firer's modifiers (CA "Fire Attacks"), who may
-fire and how far a platoon moves: each is one function; these tests pin their numbers
-to the rulebook and check that the engine's activation tests what the function says.
+fire, how far a platoon moves and where exploiting starts (CA "Movement"): each is one
+function; these tests pin their numbers to the rulebook and check that the engine's
+activation tests what the function says.
 """
 
 from __future__ import annotations
@@ -13,10 +14,18 @@ from hypothesis import strategies as st
 
 from hexclass.classroom.combined_arms import enemy, fire
 from hexclass.classroom.combined_arms.lines import PARTIAL_BLOCKS_BLOCK, line_penalty, within_range
-from hexclass.classroom.combined_arms.movement import move_reach
+from hexclass.classroom.combined_arms.movement import (
+    EDGE,
+    ROAD,
+    check_exploit,
+    exploit_start,
+    move_reach,
+)
+from hexclass.classroom.combined_arms.quick import can_exploit_now
 from hexclass.classroom.combined_arms.units import POTENTIAL, Platoon
 from hexclass.classroom.dice import Dice
 
+from .helpers import sketch
 from .test_quick import position
 
 FAST = settings(max_examples=15, deadline=None)
@@ -51,6 +60,24 @@ def test_only_fresh_platoons_on_the_board_fire():
     assert fire.may_fire(p)
     p.fresh = False
     assert not fire.may_fire(p)
+
+
+def test_where_exploiting_starts_is_one_function_the_check_and_the_bots_ask():
+    """CA "Movement": exploit from the 3 central enemy rear-edge hexes, armour also by
+    the road's last two hexes. ``check_exploit`` adds the road run (A2 faces away from
+    it); the bots' cheap test asks only where the platoon stands."""
+    s = sketch(units={"D1": "9c", "D2": "9b", "A1": "8e bottom", "A2": "8e top", "M1": "9d"})
+    start = {u: exploit_start(s.board, s.units[u]) for u in ("D1", "D2", "A1", "A2", "M1", "F1")}
+    assert start == {"D1": EDGE, "D2": None, "A1": ROAD, "A2": ROAD, "M1": None, "F1": None}
+    for u, where in start.items():
+        assert can_exploit_now(s, s.units[u]) == (where is not None), u
+    refused = {u: check_exploit(s, s.units[u]) for u in start}
+    assert refused["D1"] is None and refused["A1"] is None
+    assert "keep a facing" in refused["A2"].message and "MMG" in refused["M1"].message
+    assert "3 central" in refused["D2"].message and "not on the board" in refused["F1"].message
+    s.units["D1"].fresh = False
+    assert exploit_start(s.board, s.units["D1"]) is None
+    assert "spent" in check_exploit(s, s.units["D1"]).message
 
 
 class _Sixes(Dice):
