@@ -284,6 +284,10 @@ class BoardController:
             catch_up()
         before, acted = len(self.state.events), len(self.state.actions)
         verdict = self.game.submit(action)
+        if not isinstance(verdict, Verdict):  # text or None: a handle from before the Verdict
+            raise TypeError(
+                f"{type(self.game).__name__}.submit answered {verdict!r}, not a Verdict"
+            )
         if not verdict:
             self.say(verdict.reason, bad=True, cause=verdict.kind)
             self.new_events = []

@@ -142,3 +142,16 @@ def test_the_controller_keeps_the_verdict_s_kind_as_the_message_s_cause():
     assert not c.act(EndPhase("player"))
     assert c.message.bad and c.message.text == "the instructor paused the game"
     assert c.message.cause == "paused"
+
+
+class _Untyped(_Paused):
+    """A handle that still answers text: the controller must not read it as a verdict."""
+
+    def submit(self, action):
+        return "out of range"
+
+
+def test_an_answer_that_is_not_a_verdict_is_a_type_error():
+    c = BoardController(_Untyped(new_game(7)), "player")
+    with pytest.raises(TypeError, match="not a Verdict"):
+        c.act(EndPhase("player"))
