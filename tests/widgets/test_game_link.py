@@ -104,7 +104,13 @@ def test_an_enemy_player_seat_s_games_answer_verdicts(hidden_class):
     enter = next(a for a in legal_actions(d.state, "D") if isinstance(a, Enter))
     yes, no = _answers(d, enter, Exploit("D", "D2"))
     assert yes.accepted and not no.accepted and no.rule == MOVEMENT
+    e = hidden_class("E")  # the referee's seat game itself, without the page's hold
+    e.refresh()
+    enter = next(a for a in legal_actions(e.state, "E") if isinstance(a, Enter))
+    yes, no = _answers(e, enter, Exploit("E", enter.unit))
+    assert yes.accepted and not no.accepted and no.kind == "illegal" and no.rule == MOVEMENT
     d.viewer = True
+    d.refresh()  # E's order is news to D's copy
     before = d.version
     assert "only watches" in d.submit(EndPhase("D")).reason
     assert not d.refresh() and d.version == before  # nothing was sent
