@@ -653,7 +653,7 @@ def _fire_candidates(state, seat):
         unit = state.units[uid]
         if not fire.may_fire(unit):
             continue
-        if unit.is_armour and decl is None:
+        if unit.is_armour:  # may turn to join a declared fire (not once committed: check)
             for f in range(6):
                 if f != unit.facing:
                     yield Face(seat.name, uid, f)

@@ -114,6 +114,24 @@ def test_odds_joining_an_open_declaration_count_the_committed_firers():
         query.fire_odds(s, P, at(s, "5d"), ["D1"])
 
 
+def test_armour_may_turn_to_join_an_open_declaration_and_the_legal_list_says_so():
+    # CA "Friendly Fire": fresh armour may take any facing in the fire phase, and a
+    # group is committed before it is resolved; only a committed firer may not turn
+    s = sketch(units={"D1": "4d", "A1": "4e top"}, enemy={"5d": "real"}, phase="friendly_fire")
+    apply(s, DeclareFire(P, at(s, "5d"), ("D1",), resolve=False))
+    turns = [a for a in legal_actions(s, P) if isinstance(a, Face) and a.unit == "A1"]
+    assert len(turns) == 5 and all(check(s, a) is None for a in turns)
+    join = DeclareFire(P, at(s, "5d"), ("A1",), resolve=False)
+    assert "turn it first" in check(s, join).message  # 5d is behind A1 as it faces
+    turned = [s.copy() for _ in turns]
+    for c, a in zip(turned, turns):
+        apply(c, a)
+    ready = [c for c in turned if check(c, join) is None]
+    assert ready  # some facing brings 5d into A1's arc, so A1 can join the fire
+    apply(ready[0], join)
+    assert not [a for a in legal_actions(ready[0], P) if isinstance(a, Face)]
+
+
 # --- one mapping from intention to action -----------------------------------------------------
 
 
