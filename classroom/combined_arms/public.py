@@ -44,6 +44,7 @@ from .state import (
     Decision,
     Declaration,
     Event,
+    Game,
     GameState,
     MortarTarget,
     Options,
@@ -194,6 +195,7 @@ _CLASSES = {
         Decision,
         Declaration,
         Event,
+        Game,
         MortarTarget,
         Options,
         SeatSpec,
@@ -283,7 +285,7 @@ def to_json(state: GameState, with_events: bool = True, defender: bool = False) 
     fields = {
         f.name: _encode(getattr(state, f.name))
         for f in dataclasses.fields(state)
-        if not f.name.startswith("_") and (with_events or f.name != "events")
+        if f.init and not f.name.startswith("_") and (with_events or f.name != "events")
     }
     return json.dumps(fields, separators=(",", ":"))
 
