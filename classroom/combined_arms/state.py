@@ -176,10 +176,44 @@ class Event:
 
 _UIDS = itertools.count(1)  # identity tokens: never reused while the process lives
 
-# The fields a seat may not hold as the game holds them, and whose secret each is:
+# Every field of GameState is declared exactly once, in one of four lists, and a seat's
+# view (public.view) is assembled from the lists alone, so a field nobody declared never
+# reaches a view and a field declared secret is never copied into one:
+# the fields every seat holds as the game holds them,
+PUBLIC_FIELDS = (
+    "game",
+    "turn",
+    "phase",
+    "units",
+    "enemy",
+    "at",
+    "losses",
+    "ammo",
+    "smoke_ammo",
+    "friendly_mortar",
+    "enemy_mortar",
+    "smoke",
+    "engaged",
+    "declaration",
+    "mortar_called",
+    "acted_this_turn",
+    "enemy_platoons_broken",
+    "atgs_broken",
+    "real_platoons_revealed",
+    "real_atgs_revealed",
+    "agenda",
+    "setup",
+    "result",
+)
+# the log, which each seat reads in its own part (secret events and actions left out),
+LOG_FIELDS = ("events", "event_marks", "actions", "pending")
+# what is worked out again for every state (a mirror, a cache, identity and change count),
+DERIVED_FIELDS = ("board", "_rifle_mask", "_uid", "_changes")
+# and the fields a seat may not hold as the game holds them, and whose secret each is:
 # "dice" (whoever holds the generator foresees every roll), "defender" (the enemy-player
 # variant's force roll, deployment and reveal orders, CA p.7), "bidder" (sealed bids).
-# public.py builds each seat's view by putting a blank in these before copying.
+# A view that may not hold one gets its blank (public._blank: the field's default unless
+# named there).
 SECRET_FIELDS = {
     "seed": "dice",
     "dice": "dice",
@@ -297,6 +331,23 @@ class GameState:
     @seats.setter
     def seats(self, seats: Mapping[str, SeatSpec]) -> None:
         self.describe(self.game.with_seats(seats))
+
+    @classmethod
+    def assemble(cls, fields: dict[str, Any], changes: int = 0) -> GameState:
+        """A state made of ``fields`` (every public, log and secret field, as the caller
+        copied or blanked them) and nothing else; the derived fields are made afresh,
+        with ``changes`` as the change count. How every view of a game is built."""
+        declared = {*PUBLIC_FIELDS, *LOG_FIELDS, *SECRET_FIELDS}
+        if fields.keys() != declared:
+            odd = sorted(declared.symmetric_difference(fields))
+            raise ValueError(f"a state is assembled from its declared fields; not {odd}")
+        c = object.__new__(cls)
+        c.__dict__.update(fields)
+        c.board = c.game.board
+        c._rifle_mask = None
+        c._uid = next(_UIDS)
+        c._changes = changes
+        return c
 
     def describe(self, game: Game) -> None:
         """Point the state at another description (a new :class:`Game`, never a changed
@@ -485,6 +536,9 @@ __all__ = [
     "Game",
     "GameState",
     "Seats",
+    "PUBLIC_FIELDS",
+    "LOG_FIELDS",
+    "DERIVED_FIELDS",
     "SECRET_FIELDS",
     "SeatSpec",
     "Options",
