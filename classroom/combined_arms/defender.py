@@ -110,6 +110,7 @@ def _settle_bidding(state: GameState, bidders: list[str]) -> None:
         rule=VARIANT,
         defender=result.defender,
         bonus=result.bonus,
+        tie_rolls=[dict(r) for r in result.tie_rolls],  # each in the order rolled
     )
     roll_forces(state)
 
@@ -137,6 +138,7 @@ def roll_forces(state: GameState) -> None:
         f"secret force roll {rolls}: {state.forces.platoons} real platoons and "
         f"{state.forces.atgs} real ATGs (to deploy: {f.platoons} platoons, {f.atgs} ATGs)",
         rule=VARIANT,
+        rolls=list(state.forces.rolls),
         **SECRET,
     )
     state.phase = "deployment"
