@@ -31,13 +31,14 @@ from .game import load, new_game, record, replay, save
 from .intent import action_for
 from .query import Query
 from .reasons import Illegal, IllegalAction
-from .state import GameState, Options, SeatSpec
+from .state import Game, GameState, Options, SeatSpec
 
 __all__ = [
     "Board",
     "T",
     "generate_board",
     "potential_posts",
+    "Game",
     "GameState",
     "Options",
     "SeatSpec",

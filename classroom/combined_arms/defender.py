@@ -89,8 +89,6 @@ def do_bid(state: GameState, seat: str, points: int) -> None:
 
 
 def _settle_bidding(state: GameState, bidders: list[str]) -> None:
-    from dataclasses import replace
-
     from .units import ALL_IDS
 
     result = settle_bids({b: state.bids[b] for b in bidders}, state.dice)
@@ -98,12 +96,13 @@ def _settle_bidding(state: GameState, bidders: list[str]) -> None:
         "tie dice " + ", ".join(f"{p} {d}" for p, d in sorted(r.items())) for r in result.tie_rolls
     )
     bids = ", ".join(f"{b} {state.bids[b]}" for b in sorted(bidders))
+    attack = frozenset({"mortars", "command"})
+    seats = dict(state.seats)
     for b in bidders:
-        if b == result.defender:
-            state.seats[b] = defender_seat(b)
-        else:
-            state.seats[b] = SeatSpec(b, frozenset(ALL_IDS), frozenset({"mortars", "command"}))
-    state.options = replace(state.options, handicap=result.bonus)
+        seats[b] = (
+            defender_seat(b) if b == result.defender else SeatSpec(b, frozenset(ALL_IDS), attack)
+        )
+    state.describe(state.game.with_seats(seats).with_options(handicap=result.bonus))
     state.log(
         "setup",
         f"bids: {bids}{'; ' + ties if ties else ''}. {result.defender} commands the defenders; "
@@ -111,6 +110,7 @@ def _settle_bidding(state: GameState, bidders: list[str]) -> None:
         rule=VARIANT,
         defender=result.defender,
         bonus=result.bonus,
+        tie_rolls=[dict(r) for r in result.tie_rolls],  # each in the order rolled
     )
     roll_forces(state)
 
@@ -138,6 +138,7 @@ def roll_forces(state: GameState) -> None:
         f"secret force roll {rolls}: {state.forces.platoons} real platoons and "
         f"{state.forces.atgs} real ATGs (to deploy: {f.platoons} platoons, {f.atgs} ATGs)",
         rule=VARIANT,
+        rolls=list(state.forces.rolls),
         **SECRET,
     )
     state.phase = "deployment"

@@ -26,7 +26,7 @@ from hexclass.classroom.dice import Dice
 from .actions import ActionFormatError, action_from_json, action_to_json
 from .board import generate_board, potential_posts
 from .engine import apply
-from .state import GameState, Options, SeatSpec
+from .state import SOLITAIRE_SEATS, Game, GameState, Options, SeatSpec
 from .units import ALL_IDS, POTENTIAL, EnemyPost, Platoon
 from .validate import InputError, describe
 
@@ -53,9 +53,8 @@ def new_game(
         state.setup = {"position": position.to_dict()}
         return state
     gen = generate_board(dice)
-    state = GameState(board=gen.board, seed=seed, dice=dice, options=options or Options())
-    if seats is not None:
-        state.seats = dict(seats)
+    game = Game(gen.board, options or Options(), SOLITAIRE_SEATS if seats is None else seats)
+    state = GameState(game=game, seed=seed, dice=dice)
     state.units = {u: Platoon(u) for u in ALL_IDS}
     for p in potential_posts(gen.board):
         state.enemy[p.hex] = EnemyPost(p.hex, POTENTIAL, POTENTIAL if p.with_atg else None)

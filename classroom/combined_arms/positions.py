@@ -43,7 +43,16 @@ from hexclass.classroom.dice import Dice
 
 from .board import ROW_WIDTHS, Board, BoardError, T
 from .movement import may_enter_hex
-from .state import LAST_TURN, SMOKE_ROUNDS, TRACK_SIZE, GameState, MortarTarget, Options
+from .state import (
+    LAST_TURN,
+    SMOKE_ROUNDS,
+    SOLITAIRE_SEATS,
+    TRACK_SIZE,
+    Game,
+    GameState,
+    MortarTarget,
+    Options,
+)
 from .units import (
     ALL_IDS,
     BOARD,
@@ -224,7 +233,7 @@ def _check_placement(out: dict[str, Any], board: Board, source: str) -> None:
     one armour platoon per hex) is asked for each platoon in turn, as if it had moved
     there with the ones listed before it already in place.
     """
-    state = GameState(board=board, seed=0, dice=Dice(0))
+    state = GameState(game=Game(board), seed=0, dice=Dice(0))
     state.units = {u: Platoon(u, OFF) for u in ALL_IDS}
     for e in out["enemy"]:
         h = board.hex_at(e["hex"])
@@ -448,9 +457,8 @@ def state_from_position(
     board = position.board
     tracks = {k: v[2] for k, v in _TRACKS.items()}
     tracks.update({k: v for k, v in data["tracks"].items() if k != "phase"})
-    state = GameState(board=board, seed=seed, dice=Dice(seed), options=options or Options())
-    if seats is not None:
-        state.seats = dict(seats)
+    game = Game(board, options or Options(), SOLITAIRE_SEATS if seats is None else seats)
+    state = GameState(game=game, seed=seed, dice=Dice(seed))
     state.turn = tracks["turn"]
     state.phase = data["tracks"].get("phase", "friendly_move")
     state.losses, state.ammo, state.smoke_ammo = (

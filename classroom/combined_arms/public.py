@@ -4,8 +4,11 @@ In the solitaire and co-op games the only secret in a :class:`~.state.GameState`
 dice generator (whoever holds it can foresee every roll). The enemy-player variant (CA
 p.7) adds the defender's secrets: the force roll, the deployment and the reveal orders
 (``defender.py``). Those fields are declared in one place, :data:`~.state.SECRET_FIELDS`,
-and every copy handed out is made by one function, :func:`view`, which puts each
-audience's blank in them *before* copying, so a secret is never copied at all.
+beside the public ones (:data:`~.state.PUBLIC_FIELDS`, :data:`~.state.LOG_FIELDS`), and
+every copy handed out is made by one pure function, :func:`view` (one audience per
+call, like boardgame.io's ``playerView``), which assembles it from those lists with each
+audience's blank in the secrets: a secret is never copied at all, and a field nobody
+declared never comes along.
 :func:`attacker_copy` is the game as an attacking seat may hold it:
 
 * sealed dice (they count rolls but cannot make one) and no seed;
@@ -40,10 +43,13 @@ from hexclass.classroom.dice import Dice
 from .board import Board
 from .enemy_player import Deployment, SecretForces
 from .state import (
+    LOG_FIELDS,
+    PUBLIC_FIELDS,
     SECRET_FIELDS,
     Decision,
     Declaration,
     Event,
+    Game,
     GameState,
     MortarTarget,
     Options,
@@ -123,29 +129,45 @@ def view(state: GameState, seat: str | None = None, *, whole: bool = False) -> G
     count, which would tell how often the forces were re-rolled), the seed or others'
     sealed bids; the log is the seat's (:func:`_seat_log`).
 
-    The blanks are set on a shallow stand-in of ``state`` and only then is the stand-in
-    copied, so the copy is built without the secrets rather than cleaned of them.
+    The view is assembled field by field from the lists ``state.py`` declares
+    (:data:`~.state.PUBLIC_FIELDS`, :data:`~.state.LOG_FIELDS`,
+    :data:`~.state.SECRET_FIELDS`): a secret is blanked before anything is copied, and
+    nothing the state holds outside those lists comes along.
     """
     spec = state.seats.get(seat) if seat is not None else None
     defends = spec is not None and DEFENDER in spec.powers
-    stand_in = copy.copy(state)  # shares every field with state; nothing is changed in it
-    fields = stand_in.__dict__
+    held = state.__dict__
+    fields = {name: held[name] for name in PUBLIC_FIELDS}
     for name, kind in SECRET_FIELDS.items():
-        if not (whole and kind != "dice" or defends and kind == "defender"):
-            fields[name] = _blank(state, name, seat, whole)
-    if not whole:
+        keeps = whole and kind != "dice" or defends and kind == "defender"
+        fields[name] = held[name] if keeps else _blank(state, name, seat, whole)
+    if whole:
+        fields.update({name: held[name] for name in LOG_FIELDS})
+    else:
         fields.update(_seat_log(state, seat, spec, defends))
-    return stand_in.copy()
+    memo: dict[int, Any] = {id(e): e for e in state.events}  # logged once, never changed
+    memo.update((id(a), a) for a in state.actions)
+    return GameState.assemble(copy.deepcopy(fields, memo), state._changes)
+
+
+_DEFAULTS = {f.name: f for f in dataclasses.fields(GameState)}
 
 
 def _blank(state: GameState, name: str, seat: str | None, whole: bool) -> Any:
-    """What a view holds in place of the secret field ``name`` (KeyError: a secret field
-    declared in state.SECRET_FIELDS that no view knows how to leave out)."""
+    """What a view holds in place of the secret field ``name``: the field's declared
+    default unless named here (KeyError: a secret with neither)."""
     if name == "dice":
         return SealedDice(state.dice.rolled if whole else 0)
     if name == "bids":
         return {s: b for s, b in state.bids.items() if s == seat}
-    return {"seed": 0, "forces": None, "secret": None, "reveal_orders": frozenset()}[name]
+    if name == "seed":
+        return 0
+    f = _DEFAULTS[name]
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    if f.default is dataclasses.MISSING:
+        raise KeyError(f"the secret field {name!r} has no default for a view to hold")
+    return f.default
 
 
 def _seat_log(state: GameState, seat: str | None, spec: SeatSpec | None, defends: bool) -> dict:
@@ -155,8 +177,8 @@ def _seat_log(state: GameState, seat: str | None, spec: SeatSpec | None, defends
     actions = [
         a if _action_visible(a, seat, defends) else SecretAction(a.seat) for a in state.actions
     ]
-    out = {"events": events, "event_marks": marks, "actions": actions}
     p = state.pending
+    out = {"events": events, "event_marks": marks, "actions": actions, "pending": p}
     if not defends and p is not None and p.power == DEFENDER:
         out["pending"] = Decision(
             p.kind, (), power=p.power, rule=p.rule, prompt="the defender is deciding"
@@ -194,6 +216,7 @@ _CLASSES = {
         Decision,
         Declaration,
         Event,
+        Game,
         MortarTarget,
         Options,
         SeatSpec,
@@ -281,9 +304,9 @@ def to_json(state: GameState, with_events: bool = True, defender: bool = False) 
     ):
         raise TypeError("a secret action or deployment cannot go into a public copy")
     fields = {
-        f.name: _encode(getattr(state, f.name))
-        for f in dataclasses.fields(state)
-        if not f.name.startswith("_") and (with_events or f.name != "events")
+        name: _encode(getattr(state, name))
+        for name in (*PUBLIC_FIELDS, *LOG_FIELDS, *SECRET_FIELDS)
+        if with_events or name != "events"
     }
     return json.dumps(fields, separators=(",", ":"))
 

@@ -1,9 +1,12 @@
 """The whole state of one Combined Arms game.
 
 A :class:`GameState` is changed only by the engine applying actions (see
-``engine.py``). It holds the board, your platoons, the enemy posts, the tracks
-(turn, infantry losses, infantry ammo fired, smoke ammo), mortar target and smoke
-counters, the dice, the event log and the list of accepted actions.
+``engine.py``). It points to the game's description, a frozen :class:`Game` (the
+board, the options and the seat layout, read as ``state.board``, ``state.options``,
+``state.seats``), and holds your platoons, the enemy posts, the tracks (turn, infantry
+losses, infantry ammo fired, smoke ammo), mortar target and smoke counters, the dice,
+the event log and the list of accepted actions. Its :meth:`GameState.key` is what
+caches key on.
 
 Secrets are declared here, in one place (:data:`SECRET_FIELDS`): the seat views of
 ``public.py`` are built without them.
@@ -13,7 +16,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hexclass.classroom.dice import Dice
@@ -67,6 +71,62 @@ class Options:
     bidding: bool = False  # CA p.7: two players bid for the defenders before the set-up
 
 
+class Seats(dict):
+    """A game's seat layout, read-only: a new layout is a new :class:`Game`."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            "a game's seats are fixed; give the state a new description "
+            "(state.game = state.game.with_seats(...))"
+        )
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self):
+        return (Seats, (dict(self),))
+
+    def __copy__(self) -> Seats:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Seats:
+        return self
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """What a game is played on and by, apart from how it stands: the board, the
+    options and the seat layout (OpenSpiel's Game beside its State).
+
+    Immutable, so every copy of a state, every seat's view and every plan shares one;
+    a change (the bidding handing out sides, CA p.7; a test switching an option on) is
+    a new description (:meth:`with_seats`, :meth:`with_options`) that the state points
+    to. The dice seed is not part of it: the description is public, the seed a secret.
+    """
+
+    board: Board
+    options: Options = Options()
+    seats: Mapping[str, SeatSpec] = field(default_factory=lambda: Seats(SOLITAIRE_SEATS))
+
+    def __post_init__(self) -> None:
+        if type(self.seats) is not Seats:
+            object.__setattr__(self, "seats", Seats(self.seats))
+
+    def with_seats(self, seats: Mapping[str, SeatSpec]) -> Game:
+        return replace(self, seats=Seats(seats))
+
+    def with_options(self, **changes: Any) -> Game:
+        return replace(self, options=replace(self.options, **changes))
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
+
 @dataclass
 class MortarTarget:
     hex: Hex
@@ -116,10 +176,44 @@ class Event:
 
 _UIDS = itertools.count(1)  # identity tokens: never reused while the process lives
 
-# The fields a seat may not hold as the game holds them, and whose secret each is:
+# Every field of GameState is declared exactly once, in one of four lists, and a seat's
+# view (public.view) is assembled from the lists alone, so a field nobody declared never
+# reaches a view and a field declared secret is never copied into one:
+# the fields every seat holds as the game holds them,
+PUBLIC_FIELDS = (
+    "game",
+    "turn",
+    "phase",
+    "units",
+    "enemy",
+    "at",
+    "losses",
+    "ammo",
+    "smoke_ammo",
+    "friendly_mortar",
+    "enemy_mortar",
+    "smoke",
+    "engaged",
+    "declaration",
+    "mortar_called",
+    "acted_this_turn",
+    "enemy_platoons_broken",
+    "atgs_broken",
+    "real_platoons_revealed",
+    "real_atgs_revealed",
+    "agenda",
+    "setup",
+    "result",
+)
+# the log, which each seat reads in its own part (secret events and actions left out),
+LOG_FIELDS = ("events", "event_marks", "actions", "pending")
+# what is worked out again for every state (a mirror, a cache, identity and change count),
+DERIVED_FIELDS = ("board", "_rifle_mask", "_uid", "_changes")
+# and the fields a seat may not hold as the game holds them, and whose secret each is:
 # "dice" (whoever holds the generator foresees every roll), "defender" (the enemy-player
 # variant's force roll, deployment and reveal orders, CA p.7), "bidder" (sealed bids).
-# public.py builds each seat's view by putting a blank in these before copying.
+# A view that may not hold one gets its blank (public._blank: the field's default unless
+# named there).
 SECRET_FIELDS = {
     "seed": "dice",
     "dice": "dice",
@@ -153,11 +247,12 @@ class GameState:
     hot loops.
     """
 
-    board: Board
+    game: Game  # the board, options and seats: read through board, options, seats
     seed: int
     dice: Dice
-    options: Options = Options()
-    seats: dict[str, SeatSpec] = field(default_factory=lambda: dict(SOLITAIRE_SEATS))
+    # game.board, kept beside it because the bots read it in their hot loops (a property
+    # would cost them some 4%); only describe() sets it
+    board: Board = field(init=False, repr=False, compare=False)
     turn: int = 1
     phase: str = "friendly_move"
     units: dict[str, Platoon] = field(default_factory=dict)
@@ -216,6 +311,50 @@ class GameState:
         """Tell the caches the state changed (after setting a field by hand)."""
         self._changes += 1
         self._rifle_mask = None
+
+    def __post_init__(self) -> None:
+        self.board = self.game.board
+
+    # --- the game's description (see Game) -------------------------------------------------
+    @property
+    def options(self) -> Options:
+        return self.game.options
+
+    @options.setter
+    def options(self, options: Options) -> None:
+        self.describe(replace(self.game, options=options))
+
+    @property
+    def seats(self) -> Mapping[str, SeatSpec]:
+        return self.game.seats
+
+    @seats.setter
+    def seats(self, seats: Mapping[str, SeatSpec]) -> None:
+        self.describe(self.game.with_seats(seats))
+
+    @classmethod
+    def assemble(cls, fields: dict[str, Any], changes: int = 0) -> GameState:
+        """A state made of ``fields`` (every public, log and secret field, as the caller
+        copied or blanked them) and nothing else; the derived fields are made afresh,
+        with ``changes`` as the change count. How every view of a game is built."""
+        declared = {*PUBLIC_FIELDS, *LOG_FIELDS, *SECRET_FIELDS}
+        if fields.keys() != declared:
+            odd = sorted(declared.symmetric_difference(fields))
+            raise ValueError(f"a state is assembled from its declared fields; not {odd}")
+        c = object.__new__(cls)
+        c.__dict__.update(fields)
+        c.board = c.game.board
+        c._rifle_mask = None
+        c._uid = next(_UIDS)
+        c._changes = changes
+        return c
+
+    def describe(self, game: Game) -> None:
+        """Point the state at another description (a new :class:`Game`, never a changed
+        one); the key moves, since what is legal may have changed with it."""
+        self.game = game
+        self.board = game.board
+        self.touch()
 
     # --- where things are ----------------------------------------------------------------
     def units_at(self, h: Hex) -> list[Platoon]:
@@ -319,10 +458,11 @@ class GameState:
     def copy(self) -> GameState:
         """An independent copy (for previews and what-ifs), with a :attr:`uid` of its own.
 
-        The board, the logged events and the accepted actions never change once made,
-        so the copy shares them (in new lists); everything else is copied deeply.
+        The description (:class:`Game`), the logged events and the accepted actions never
+        change once made, so the copy shares them (in new lists); everything else is
+        copied deeply.
         """
-        memo: dict[int, Any] = {id(self.board): self.board}
+        memo: dict[int, Any] = {}
         for shared in (self.events, self.actions):
             for item in shared:
                 memo[id(item)] = item
@@ -332,7 +472,8 @@ class GameState:
         c = object.__new__(type(self))
         memo[id(self)] = c
         deep = copy.deepcopy
-        c.__dict__.update({k: deep(v, memo) for k, v in self.__dict__.items()})
+        c.__dict__.update({k: deep(v, memo) for k, v in self.__dict__.items() if k != "board"})
+        c.board = c.game.board  # the description is shared, never copied
         c._uid = next(_UIDS)
         return c
 
@@ -344,6 +485,9 @@ class GameState:
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         """Unpickled (another process's game, or the same one read back): a new uid."""
+        if "game" not in data:  # pickled before the description was split off
+            seats = data.pop("seats", SOLITAIRE_SEATS)
+            data["game"] = Game(data["board"], data.pop("options", Options()), seats)
         self.__dict__.update(data)
         self.__dict__.setdefault("_changes", 0)
         self._uid = next(_UIDS)
@@ -389,7 +533,12 @@ def infantry_ids() -> tuple[str, ...]:
 
 
 __all__ = [
+    "Game",
     "GameState",
+    "Seats",
+    "PUBLIC_FIELDS",
+    "LOG_FIELDS",
+    "DERIVED_FIELDS",
     "SECRET_FIELDS",
     "SeatSpec",
     "Options",

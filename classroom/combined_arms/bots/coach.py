@@ -257,12 +257,12 @@ def _next_orders(state, plan_state, seat, bot, plan, max_orders):
 
 def _as_seats(copy: GameState, state: GameState, order) -> bool:
     """Does the engine let the game's real seat give ``order`` on the planning copy?"""
-    planned = copy.seats
-    copy.seats = state.seats
+    planned = copy.game
+    copy.describe(planned.with_seats(state.seats))
     try:
         return check(copy, order) is None
     finally:
-        copy.seats = planned
+        copy.describe(planned)
 
 
 def _seat_order(state, copy, seat, a):
