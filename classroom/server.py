@@ -136,6 +136,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         env = kwargs["env"] = {**kernel_env(kwargs.get("env")), G.QUERY_KEY_ENV: query_key}
         kwargs["stderr"] = subprocess.PIPE  # read by kernel_log: a stop's traceback is one line
         kernel_id = await super()._async_start_kernel(**kwargs)
+        self.own_group_guard(kernel_id)
         self._forward_stderr(kernel_id)
         self.query_keys[kernel_id] = query_key
         self._born[kernel_id] = time.monotonic()
@@ -160,8 +161,28 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             stream = io.TextIOWrapper(process.stderr, errors="replace")
             kernel_log.forward_in_thread(stream, kernel_id[:8], _to_stderr)
 
+    def own_group_guard(self, kernel_id: str) -> None:
+        """Signal a kernel's own process group only, never the server's.
+
+        Jupyter signals a kernel's process group (an interrupt, then a kill when stopped
+        at once), read once right after the launch. On a busy machine it was seen to hold
+        the server's own group: stopping that kernel killed the server (exit -9) and left
+        the other kernels running. The group is read again here; if it is the server's,
+        signals go to the kernel's process alone.
+        """
+        prov = getattr(self._kernels.get(kernel_id), "provisioner", None)
+        pid = getattr(prov, "pid", None)
+        if prov is None or pid is None or not hasattr(prov, "pgid"):
+            return
+        try:
+            group = os.getpgid(pid)
+        except OSError:  # exited already
+            group = None
+        prov.pgid = None if group == os.getpgrp() else group
+
     async def _async_shutdown_kernel(self, kernel_id, now=False, restart=False):
         pid = self.pid_of(kernel_id)
+        self.own_group_guard(kernel_id)
         if not restart:
             self.claims.pop(kernel_id, None)  # a page closing frees its place at once
         try:
