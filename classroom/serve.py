@@ -339,10 +339,17 @@ class Supervisor:
                     try:
                         code = self.proc.wait(timeout=STOP_SECONDS)
                     except subprocess.TimeoutExpired:
+                        print(
+                            f"hexclass serve: the server did not stop within {STOP_SECONDS:.0f} s;"
+                            " killing it",
+                            flush=True,
+                        )
                         self._signal_child(signal.SIGKILL)
                         code = self.proc.wait()
                     break
         self.stopping = True
+        if code not in (0, -signal.SIGTERM):
+            print(f"hexclass serve: the server exited with code {code}", flush=True)
         left = self.kill_leftovers()
         if left:
             print(f"hexclass serve: killed {len(left)} leftover process(es): {left}", flush=True)

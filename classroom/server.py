@@ -29,7 +29,8 @@ Voilà it adds:
 * **Nothing for free on an open network** (:mod:`hexclass.classroom.gate`, ``docs/security.md``):
   the instructor key, seat tokens checked before a kernel starts, kernel budgets, kernel
   endpoints only for the page that started the kernel, no listings, no tracebacks.
-* SIGTERM, SIGINT and SIGHUP all stop the loop, after which every kernel is shut down.
+* SIGTERM, SIGINT and SIGHUP stop every kernel (the pool's starts in flight finish first)
+  while the serving loop still runs, then the loop: quietly, nothing left behind.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ from hexclass.classroom.kernel_setup import (
 STATUS_PATH = "/hexclass/api/status"
 STORE_CHECK_SECONDS = 5.0  # the seats are counted again at least this often
 STORE_WATCH_SECONDS = 0.5  # the store file is looked at (a stat) this often
+STOP_WAIT_STARTS = 10.0  # at a stop, kernel starts in flight get this long to finish
 
 
 class HexclassKernelManager(AsyncMappingKernelManager):
@@ -134,6 +136,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         env = kwargs["env"] = {**kernel_env(kwargs.get("env")), G.QUERY_KEY_ENV: query_key}
         kwargs["stderr"] = subprocess.PIPE  # read by kernel_log: a stop's traceback is one line
         kernel_id = await super()._async_start_kernel(**kwargs)
+        self.own_group_guard(kernel_id)
         self._forward_stderr(kernel_id)
         self.query_keys[kernel_id] = query_key
         self._born[kernel_id] = time.monotonic()
@@ -158,8 +161,28 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             stream = io.TextIOWrapper(process.stderr, errors="replace")
             kernel_log.forward_in_thread(stream, kernel_id[:8], _to_stderr)
 
+    def own_group_guard(self, kernel_id: str) -> None:
+        """Signal a kernel's own process group only, never the server's.
+
+        Jupyter signals a kernel's process group (an interrupt, then a kill when stopped
+        at once), read once right after the launch. On a busy machine it was seen to hold
+        the server's own group: stopping that kernel killed the server (exit -9) and left
+        the other kernels running. The group is read again here; if it is the server's,
+        signals go to the kernel's process alone.
+        """
+        prov = getattr(self._kernels.get(kernel_id), "provisioner", None)
+        pid = getattr(prov, "pid", None)
+        if prov is None or pid is None or not hasattr(prov, "pgid"):
+            return
+        try:
+            group = os.getpgid(pid)
+        except OSError:  # exited already
+            group = None
+        prov.pgid = None if group == os.getpgrp() else group
+
     async def _async_shutdown_kernel(self, kernel_id, now=False, restart=False):
         pid = self.pid_of(kernel_id)
+        self.own_group_guard(kernel_id)
         if not restart:
             self.claims.pop(kernel_id, None)  # a page closing frees its place at once
         try:
@@ -272,7 +295,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         """
         pools = getattr(self, "_pools", None)
         config = getattr(self, "kernel_pools_config", None)
-        if pools is None or config is None or SEAT not in config:
+        if self.closing or pools is None or config is None or SEAT not in config:
             return
         want = self.wanted_seat_pool()
         pool = pools.get(SEAT, [])
@@ -339,6 +362,52 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             1 for k in ids if k in self and k not in self._stopping and not self.is_pooled(k)
         )
 
+    # --- stopping the server ------------------------------------------------------------------
+    closing = False
+
+    async def stop_everything(self, wait_starts: float) -> None:
+        """Stop every kernel on the loop that serves them (``SIGTERM``, ``SIGINT``, ``SIGHUP``).
+
+        Voilà stops its kernels after the serving loop has stopped, on a loop of its own: a
+        pool kernel still starting then never finishes (its process is left for the
+        supervisor to kill) and a preheated page still running its notebook is cut off
+        mid-cell. Here the pool stops refilling first, the starts in flight finish (for at
+        most ``wait_starts`` seconds) and every kernel is then stopped at once: a page
+        kernel holds nothing the store has not saved.
+        """
+        self.closing = True
+        for watch in (self._sweeper, getattr(self, "_pool_watch", None)):
+            if watch is not None:
+                watch.stop()
+        config = getattr(self, "kernel_pools_config", None) or {}
+        for name, pool_config in list(config.items()):
+            config[name] = {**pool_config, "pool_size": 0}  # a page taken now starts no refill
+        starting = [f for p in (getattr(self, "_pools", None) or {}).values() for f in p]
+        starting = [f for f in starting if not f.done()]
+        if starting:
+            self.log.info("hexclass: waiting for %s kernel start(s) to finish", len(starting))
+            await asyncio.wait(starting, timeout=wait_starts)
+        for pool in (getattr(self, "_pools", None) or {}).values():
+            for fut in pool:
+                if fut.done() and not fut.cancelled() and fut.exception() is None:
+                    # the preheat's render fails once its kernel stops: nobody reads it now
+                    fut.result()["task"].add_done_callback(_read_outcome)
+        if getattr(self, "_pools", None):
+            self._pools = {}  # Voilà's own shutdown then finds no pool left to wait for
+        ids = list(self.list_kernel_ids())
+        results = await asyncio.gather(
+            *(ensure_async(self.shutdown_kernel(k, now=True)) for k in ids),
+            return_exceptions=True,
+        )
+        for kernel_id, result in zip(ids, results, strict=True):
+            if isinstance(result, BaseException):
+                self.log.info("hexclass: kernel %s: %s", kernel_id[:8], result)
+
+    def starting_count(self) -> int:
+        """Pool kernels whose start has begun and not finished."""
+        pools = (getattr(self, "_pools", None) or {}).values()
+        return sum(1 for pool in pools for f in pool if not f.done())
+
     # --- counts ---------------------------------------------------------------------------------
     def is_pooled(self, kernel_id: str) -> bool:
         for pool in (getattr(self, "_pools", None) or {}).values():
@@ -382,6 +451,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         return {
             "kernels": len(ids),
             "preheated": self.pooled_count(),
+            "starting": self.starting_count(),
             "with_page": connected,
             "connections": sum(max(0, self._kernel_connections.get(k, 0)) for k in ids),
             "started_total": self.started_total,
@@ -407,6 +477,12 @@ class SandboxedKernelManager(ServerKernelManager):
         if not env.get(KEYLESS_ENV):
             return cmd  # the instructor's kernel
         return sandbox.launcher_cmd(cmd, key_files())
+
+
+def _read_outcome(task: asyncio.Future) -> None:
+    """Read a finished task's outcome, so asyncio does not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _to_stderr(line: str) -> None:
@@ -514,6 +590,9 @@ class RenderHandler(TornadoVoilaHandler):
             if not self.gate.cookie_ok(self.get_cookie(G.KEY_COOKIE)):
                 return self.answer(403, G.key_form(self, self.request.uri))
             return "instructor"
+        if getattr(self.settings["kernel_manager"], "closing", False):
+            text = "The server is stopping; try again once it is back."
+            return self.answer(503, G.refusal("The server is stopping", text))
         claim = "free"
         if path == G.SEAT:
             claim = self.seat_claim(self.get_query_argument("token", ""))
@@ -690,6 +769,36 @@ class StatusHandler(tornado.web.RequestHandler):
         )
 
 
+class CutOffPages(logging.Filter):
+    """While the server stops, a page cut off in the middle of its notebook is one line.
+
+    Voilà and nbclient log an error with a traceback when a page's kernel goes away under
+    a running cell or before it answered, and zmq warns of a stopped kernel's stream:
+    all expected when the server itself stops the kernels.
+    """
+
+    def __init__(self, app) -> None:
+        super().__init__()
+        self.app = app
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        km = getattr(self.app, "kernel_manager", None)
+        if not getattr(km, "closing", False):
+            return True
+        if str(record.msg).startswith(CLOSED_STREAM):
+            return False  # a stopped kernel's socket had messages left: nothing to act on
+        if str(record.msg).startswith(CUT_OFF):
+            # the message's own text (a kernel id, "died before replying") is not needed
+            record.msg = "hexclass: a page was still running its notebook when the server stopped"
+            record.args, record.exc_info, record.exc_text = (), None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+CLOSED_STREAM = "Got events for closed stream"
+CUT_OFF = ("Error at server while executing cell", "Error occurred while starting new kernel")
+
+
 def start_referee(log):
     """Decide enemy-player orders in this (trusted) server process, in a thread.
 
@@ -738,6 +847,9 @@ class HexclassVoila(Voila):
             signal.signal(sig, self._handle_signal_stop)
         G.redact_logs(self.log, logging.getLogger("tornado.access"))
         kernel_log.quiet_routine_lines(self.log)
+        cut_off = CutOffPages(self)
+        self.log.addFilter(cut_off)
+        logging.getLogger("tornado.general").addFilter(cut_off)  # zmq's stream warnings
         self.instructor_key = self.read_instructor_key()
         self.log.log(logging.INFO if sandbox.abi_version() else logging.WARNING, sandbox.status())
         prepare_store(self.log)
@@ -764,14 +876,30 @@ class HexclassVoila(Voila):
         settings["headers"] = {**settings.get("headers", {}), **G.SECURITY_HEADERS}
         return settings
 
+    _signalled = False
+
     def _handle_signal_stop(self, sig, frame):
+        if self._signalled:
+            return  # the stop is under way
+        self._signalled = True
         self.log.info("hexclass: signal %s: stopping every kernel and the server", sig)
         if getattr(self, "referee_stop", None) is not None:
             self.referee_stop.set()
         ioloop = getattr(self, "ioloop", None)
         if ioloop is None:  # not serving yet
             sys.exit(0)
-        ioloop.add_callback_from_signal(ioloop.stop)
+        ioloop.add_callback(self._stop_kernels_then_loop)
+
+    async def _stop_kernels_then_loop(self) -> None:
+        """Every kernel stopped while the loop that started them still runs; then the loop."""
+        try:
+            stop = getattr(self.kernel_manager, "stop_everything", None)
+            if stop is not None:
+                await stop(wait_starts=STOP_WAIT_STARTS)
+        except Exception as exc:  # noqa: BLE001 - Voilà's own shutdown still follows
+            self.log.warning("hexclass: stopping the kernels: %s", exc)
+        finally:
+            self.ioloop.stop()
 
     def init_handlers(self):
         handlers = []

@@ -71,7 +71,7 @@ class Served:
         return pathlib.Path(self.out.name).read_text()
 
     def status(self) -> dict:
-        with urllib.request.urlopen(self.base + "/hexclass/api/status", timeout=10) as r:
+        with urllib.request.urlopen(self.base + "/hexclass/api/status", timeout=60) as r:
             return json.load(r)
 
     def wait_for(self, what, timeout: float = 300.0, every: float = 0.25):

@@ -119,14 +119,26 @@ class VoilaServer:
     def url(self, path: str) -> str:
         return f"{self.base}/voila/render/{path}"
 
-    def stop(self) -> None:
-        """Stop the server and every kernel it started (kernels run in their own sessions)."""
+    killed = False  # whether stop() had to kill the server: it did not stop on SIGTERM in time
+    left_behind: list[int] = []  # processes below it still running after it exited
+
+    def stop(self, timeout: float = 60.0) -> None:
+        """Stop the server and every kernel it started (kernels run in their own sessions).
+
+        SIGTERM first; the server gets ``timeout`` seconds to stop its kernels itself
+        (a busy machine is slow), then it and everything below it is killed.
+        """
+        if self.log.closed:
+            return  # stopped already
         family = descendants(self.proc.pid)
         self.proc.terminate()
         try:
-            self.proc.wait(15)
+            self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
+            self.killed = True
             self.proc.kill()
+            self.proc.wait()
+        self.left_behind = [pid for pid in family if not process_gone(pid)]
         for pid in family:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -324,7 +336,7 @@ class HexclassServer(VoilaServer):
         """Kernel counts and PIDs from the server (see ``hexclass.classroom.server.StatusHandler``)."""
         import json
 
-        with urllib.request.urlopen(self.base + self.ready_path, timeout=10) as r:
+        with urllib.request.urlopen(self.base + self.ready_path, timeout=60) as r:
             return json.load(r)
 
 

@@ -62,9 +62,14 @@ def age_the_holder(store_path, game_id: int, seat: str) -> None:
         assert time.time() - s.presence(game_id)[seat] > PRESENCE_TIMEOUT
 
 
+# The test opens one seat page at a time: a seat pool of two (not one kernel for each of
+# the class's ten seats, started on both servers) leaves the machine to that page.
+ONE_PAGE = ("--class-size", "2")
+
+
 def test_server_killed_mid_game_resumes_identically(browser, tmp_path, artifacts):
     store_path = tmp_path / "class.db"
-    server = HexclassServer(store_path)
+    server = HexclassServer(store_path, args=ONE_PAGE)
     links = create_class(open_store(store_path), teams=2, seed=17, base_url=server.base).to_json()
     d_link = next(s for s in links["teams"][0]["seats"] if s["seat"] == "D")
     game_id = links["teams"][0]["game_id"]
@@ -88,7 +93,7 @@ def test_server_killed_mid_game_resumes_identically(browser, tmp_path, artifacts
             server.stop()
 
     # the store file alone holds the game; a new server on it carries on
-    restarted = HexclassServer(store_path, port=server.port)  # same address as before
+    restarted = HexclassServer(store_path, port=server.port, args=ONE_PAGE)  # same address
     try:
         with GameFollower(open_store(store_path), game_id) as f:
             assert f.version == before_version
