@@ -65,7 +65,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from hexclass.classroom import gate as G
-from hexclass.classroom import kernel_log, sandbox
+from hexclass.classroom import kernel_log, sandbox, server_stop
 from hexclass.classroom.gate import HOME, INSTRUCTOR, SEAT
 from hexclass.classroom.kernel_setup import (
     _SEAT_STORE,  # noqa: F401 - the seat role's URLs; a test sets one here
@@ -80,7 +80,6 @@ from hexclass.classroom.kernel_setup import (
 STATUS_PATH = "/hexclass/api/status"
 STORE_CHECK_SECONDS = 5.0  # the seats are counted again at least this often
 STORE_WATCH_SECONDS = 0.5  # the store file is looked at (a stat) this often
-STOP_WAIT_STARTS = 10.0  # at a stop, kernel starts in flight get this long to finish
 
 
 class HexclassKernelManager(AsyncMappingKernelManager):
@@ -375,33 +374,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         most ``wait_starts`` seconds) and every kernel is then stopped at once: a page
         kernel holds nothing the store has not saved.
         """
-        self.closing = True
-        for watch in (self._sweeper, getattr(self, "_pool_watch", None)):
-            if watch is not None:
-                watch.stop()
-        config = getattr(self, "kernel_pools_config", None) or {}
-        for name, pool_config in list(config.items()):
-            config[name] = {**pool_config, "pool_size": 0}  # a page taken now starts no refill
-        starting = [f for p in (getattr(self, "_pools", None) or {}).values() for f in p]
-        starting = [f for f in starting if not f.done()]
-        if starting:
-            self.log.info("hexclass: waiting for %s kernel start(s) to finish", len(starting))
-            await asyncio.wait(starting, timeout=wait_starts)
-        for pool in (getattr(self, "_pools", None) or {}).values():
-            for fut in pool:
-                if fut.done() and not fut.cancelled() and fut.exception() is None:
-                    # the preheat's render fails once its kernel stops: nobody reads it now
-                    fut.result()["task"].add_done_callback(_read_outcome)
-        if getattr(self, "_pools", None):
-            self._pools = {}  # Voilà's own shutdown then finds no pool left to wait for
-        ids = list(self.list_kernel_ids())
-        results = await asyncio.gather(
-            *(ensure_async(self.shutdown_kernel(k, now=True)) for k in ids),
-            return_exceptions=True,
-        )
-        for kernel_id, result in zip(ids, results, strict=True):
-            if isinstance(result, BaseException):
-                self.log.info("hexclass: kernel %s: %s", kernel_id[:8], result)
+        await server_stop.stop_kernels(self, wait_starts)
 
     def starting_count(self) -> int:
         """Pool kernels whose start has begun and not finished."""
@@ -477,12 +450,6 @@ class SandboxedKernelManager(ServerKernelManager):
         if not env.get(KEYLESS_ENV):
             return cmd  # the instructor's kernel
         return sandbox.launcher_cmd(cmd, key_files())
-
-
-def _read_outcome(task: asyncio.Future) -> None:
-    """Read a finished task's outcome, so asyncio does not log it as never retrieved."""
-    if not task.cancelled():
-        task.exception()
 
 
 def _to_stderr(line: str) -> None:
@@ -769,36 +736,6 @@ class StatusHandler(tornado.web.RequestHandler):
         )
 
 
-class CutOffPages(logging.Filter):
-    """While the server stops, a page cut off in the middle of its notebook is one line.
-
-    Voilà and nbclient log an error with a traceback when a page's kernel goes away under
-    a running cell or before it answered, and zmq warns of a stopped kernel's stream:
-    all expected when the server itself stops the kernels.
-    """
-
-    def __init__(self, app) -> None:
-        super().__init__()
-        self.app = app
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        km = getattr(self.app, "kernel_manager", None)
-        if not getattr(km, "closing", False):
-            return True
-        if str(record.msg).startswith(CLOSED_STREAM):
-            return False  # a stopped kernel's socket had messages left: nothing to act on
-        if str(record.msg).startswith(CUT_OFF):
-            # the message's own text (a kernel id, "died before replying") is not needed
-            record.msg = "hexclass: a page was still running its notebook when the server stopped"
-            record.args, record.exc_info, record.exc_text = (), None, None
-            record.levelno, record.levelname = logging.INFO, "INFO"
-        return True
-
-
-CLOSED_STREAM = "Got events for closed stream"
-CUT_OFF = ("Error at server while executing cell", "Error occurred while starting new kernel")
-
-
 def start_referee(log):
     """Decide enemy-player orders in this (trusted) server process, in a thread.
 
@@ -847,7 +784,7 @@ class HexclassVoila(Voila):
             signal.signal(sig, self._handle_signal_stop)
         G.redact_logs(self.log, logging.getLogger("tornado.access"))
         kernel_log.quiet_routine_lines(self.log)
-        cut_off = CutOffPages(self)
+        cut_off = server_stop.CutOffPages(self)
         self.log.addFilter(cut_off)
         logging.getLogger("tornado.general").addFilter(cut_off)  # zmq's stream warnings
         self.instructor_key = self.read_instructor_key()
@@ -895,7 +832,7 @@ class HexclassVoila(Voila):
         try:
             stop = getattr(self.kernel_manager, "stop_everything", None)
             if stop is not None:
-                await stop(wait_starts=STOP_WAIT_STARTS)
+                await stop(wait_starts=server_stop.STOP_WAIT_STARTS)
         except Exception as exc:  # noqa: BLE001 - Voilà's own shutdown still follows
             self.log.warning("hexclass: stopping the kernels: %s", exc)
         finally:
