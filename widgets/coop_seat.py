@@ -33,6 +33,7 @@ from .ca_controller import OWN, ROUTINE
 from .ca_reports import enemy_summary, last_enemy_phase
 from .coach import CoachPanel
 from .game_link import Verdict
+from .lean import send_lean_states
 from .presence import BrowserPresence, browser_pulse
 
 POLL_SECONDS = 0.05
@@ -551,6 +552,7 @@ def refusal_page(reason: str) -> W.HTML:
 
 def seat_page(token: str | None, store=None):
     """The widget for a seat page: the seat's board and panels, or a refusal."""
+    send_lean_states()  # the page's widgets reach its browser as changes from the defaults
     try:
         store = store or open_store()
         session = open_seat(store, token or "")

@@ -131,3 +131,76 @@ def test_the_coach_tab_is_built_when_first_opened(team):
     seat.side_tabs.selected_index = 0
     seat.side_tabs.selected_index = 1
     assert seat.app.coach is coach  # built once
+
+
+# --- what the kernel answers to request_states (widgets/lean.py) ---------------------------
+@pytest.fixture
+def control_comm(monkeypatch):
+    """ipywidgets' control comm, as a page opens it, with what the kernel sends on it."""
+    import ipywidgets as W
+
+    from hexclass.widgets.lean import send_lean_states
+
+    class Comm:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, data, buffers=None):
+            self.sent.append((data, buffers or []))
+
+        def on_msg(self, handler):
+            self.handler = handler
+
+    comm = Comm()
+    monkeypatch.setattr(W.Widget, "_control_comm", comm)
+    monkeypatch.setattr(W.Widget, "_handle_control_comm_msg", W.Widget._handle_control_comm_msg)
+    send_lean_states()
+    return comm
+
+
+def ask(comm, method="request_states"):
+    comm.handler({"content": {"data": {"method": method}}})
+    return comm.sent[-1]
+
+
+def test_a_seat_page_answers_request_states_with_a_third_of_the_bytes(team, control_comm):
+    store, tokens = team
+    before = alive()
+    SeatApp(open_seat(store, tokens["D"]), poll=False)
+    mine = alive() - before
+    full_models, full_bytes = sent(mine)
+    data, _ = ask(control_comm)
+    assert data["method"] == "update_states" and set(data["states"]) >= mine
+    states = {i: {k: data["states"][i][k] for k in ("model_name", "state")} for i in mine}
+    lean_bytes = len(json.dumps(states, default=lambda o: "<buffer>").encode())
+    assert len(states) == full_models  # the same models, each counted as sent() counts it
+    assert lean_bytes < full_bytes / 2 and lean_bytes <= 40 * 1024, (lean_bytes, full_bytes)
+
+
+def test_lean_states_keep_every_changed_value_and_the_keys_the_browser_defaults_differently(
+    control_comm,
+):
+    import ipywidgets as W
+    from ipycanvas import Canvas
+
+    hidden = W.Layout(display="none", width="4em")
+    button = W.Button(description="Fire", layout=hidden)  # tooltip None: the browser shows
+    canvas = Canvas(width=30, height=20)  # the description, as with its own default ""
+    data, buffers = ask(control_comm)
+    layout = data["states"][hidden.model_id]["state"]
+    assert layout["display"] == "none" and layout["width"] == "4em"
+    assert "height" not in layout and "align_items" not in layout  # defaults: left out
+    fire = data["states"][button.model_id]["state"]
+    assert fire["description"] == "Fire" and fire["layout"] == f"IPY_MODEL_{hidden.model_id}"
+    assert "tooltip" in fire and fire["tooltip"] is None
+    assert "disabled" not in fire and "icon" not in fire
+    whole = data["states"][canvas.model_id]["state"]  # not ipywidgets' own: sent whole
+    assert whole == canvas.get_state() | {k: whole[k] for k in whole if k not in canvas.get_state()}
+    assert whole.keys() == canvas.get_state().keys() and "_send_client_ready_event" in whole
+    for w in (button, canvas, hidden):
+        w.close()
+
+
+def test_an_unknown_control_message_is_still_refused(control_comm):
+    with pytest.raises(RuntimeError, match="Unknown"):
+        ask(control_comm, "something_else")
