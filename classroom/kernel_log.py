@@ -16,6 +16,22 @@ goes on to the log as before, except such a traceback, which becomes one line.
 >>> out
 ['hexclass: kernel abcd1234 was stopped while it answered a request (expected when a page closes)', 'hello']
 
+Jupyter interrupts a kernel before it stops it. A kernel stopped while it is still
+starting (importing, before ipykernel handles the interrupt) prints a ``KeyboardInterrupt``
+traceback; that too is one line. Any other traceback passes on whole:
+
+>>> out = []
+>>> forward(iter(["Traceback (most recent call last):\\n",
+...               '  File "<frozen runpy>", line 198, in _run_module_as_main\\n',
+...               "KeyboardInterrupt\\n"]), "abcd1234", out.append)
+>>> out
+['hexclass: kernel abcd1234 was stopped while it was still starting']
+>>> out = []
+>>> forward(iter(["Traceback (most recent call last):\\n", '  File "x.py", line 1\\n',
+...               "ValueError: bad\\n"]), "abcd1234", out.append)
+>>> out[-1]
+'ValueError: bad'
+
 ipykernel's warning about unencrypted loopback TCP, printed by every kernel, is said once:
 
 >>> _said.clear()
@@ -34,6 +50,8 @@ from collections.abc import Callable, Iterable
 
 HANDLER_ERROR = "Exception in message handler"
 STOP_RACE = "Socket operation on non-socket"
+TRACEBACK = "Traceback (most recent call last):"
+INTERRUPTED = "KeyboardInterrupt"  # Jupyter's interrupt before a stop, met during imports
 # ipykernel 7 warns at every start that its loopback TCP sockets are not encrypted: true of
 # every kernel the server starts (messages are signed with the kernel's key; only root can
 # read loopback traffic), so it is said once per server, not once per kernel.
@@ -57,7 +75,7 @@ def forward(lines: Iterable[str], kernel: str, emit: Callable[[str], None]) -> N
             _flush(block, kernel, emit)  # the traceback's last line ends the block
             block = []
             continue
-        if HANDLER_ERROR in line:
+        if HANDLER_ERROR in line or line.startswith(TRACEBACK):
             block = [line]
             continue
         if TCP_WARNING in line:
@@ -71,6 +89,9 @@ def forward(lines: Iterable[str], kernel: str, emit: Callable[[str], None]) -> N
 
 
 def _flush(block: list[str], kernel: str, emit: Callable[[str], None]) -> None:
+    if block[0].startswith(TRACEBACK) and block[-1] == INTERRUPTED:
+        emit(f"hexclass: kernel {kernel} was stopped while it was still starting")
+        return
     if STOP_RACE in block[-1]:
         emit(
             f"hexclass: kernel {kernel} was stopped while it answered a request "

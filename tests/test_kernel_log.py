@@ -30,6 +30,29 @@ def test_a_traceback_caused_by_the_stop_is_one_line():
     assert len(out) == 4 and all("was stopped while it answered" in o for o in out[1:3])
 
 
+# the traceback of a kernel interrupted while it imported (seen in a pinned test run,
+# when the server stopped a pool kernel that had not finished starting)
+INTERRUPTED_START = [
+    "Traceback (most recent call last):",
+    '  File "<frozen runpy>", line 198, in _run_module_as_main',
+    '  File "jupyter_client/jsonutil.py", line 26, in <module>',
+    "    ISO8601_PAT = re.compile(",
+    "                  ^^^^^^^^^^^",
+    "KeyboardInterrupt",
+]
+
+
+def test_a_kernel_interrupted_while_starting_is_one_line():
+    out = run(["before", *INTERRUPTED_START, "after"])
+    assert out == ["before", "hexclass: kernel k1 was stopped while it was still starting", "after"]
+
+
+def test_a_bare_traceback_of_a_real_error_passes_whole():
+    real = [*INTERRUPTED_START[:-1], "ImportError: no module named x"]
+    assert run(real) == real
+    assert run(INTERRUPTED_START[:2]) == INTERRUPTED_START[:2]  # cut short: nothing lost
+
+
 def test_a_real_error_keeps_its_whole_traceback():
     real = [*STOP_TRACEBACK[:-1], "ValueError: the page's notebook failed"]
     assert run(real) == real
