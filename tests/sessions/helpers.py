@@ -50,3 +50,22 @@ def raw_connection(location: str):
             yield conn
         finally:
             conn.close()
+
+
+def notifications_delivered(store, timeout: float = 30.0) -> None:
+    """Wait until a PostgreSQL store's listener has taken in every NOTIFY sent so far.
+
+    A store bumps its own commits at once and the NOTIFY of the same commit arrives later
+    (late on a busy machine), so a test that counts reads must let those arrive first. A
+    sentinel is sent on the same channel; PostgreSQL delivers a channel in commit order, so
+    once the listener has seen the sentinel it has seen everything before it. SQLite has no
+    listener: nothing to wait for."""
+    backend = getattr(store, "_backend", None)
+    if backend is None or not backend.listen:
+        return
+    with backend._cond:
+        epoch = backend.epoch
+    with store._conn(transaction=False) as conn:
+        conn.execute("NOTIFY hexclass, 'sentinel'")  # no game in it: the listener bumps epoch
+    with backend._cond:
+        assert backend._cond.wait_for(lambda: backend.epoch > epoch, timeout), "no NOTIFY came"

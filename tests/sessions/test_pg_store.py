@@ -25,7 +25,7 @@ from hexclass.classroom.sessions.migrate import MigrationError, migrate
 from hexclass.classroom.sessions.pg_store import PostgresStore, masked_url
 from hexclass.classroom.sessions.store import StoreError
 
-from .helpers import first_enter, play, replayed
+from .helpers import first_enter, notifications_delivered, play, replayed
 from .test_cli import ROOT, hexclass
 
 
@@ -202,6 +202,7 @@ def test_a_change_from_another_process_is_pushed_not_polled(pg_url):
         made = create_class(store, teams=1)
         g = made.teams[0].game_id
         f = GameFollower(store, g, presence_every=3600)
+        notifications_delivered(store)  # the class's own NOTIFYs must not be what wakes it
         token = f._reader.change_token()
         calls = []
         real = f._reader._read
