@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from hexclass.classroom.combined_arms import new_game
 
@@ -145,9 +146,10 @@ def test_a_forbidden_shot_shows_its_rule_and_never_odds(hexclass_server, browser
         click_hex(page, b.hex_at("4c"))
         text = wait_message(page, "blocked by 3c")
         assert 'CA "Fire Attacks"' in text
-        side = page.locator(".hx-side").inner_text()
-        assert "pin " not in side and "No odds" in side  # the page showed "pin 97%" here
-        assert page.get_by_role("button", name="Commit fire (f)").is_disabled()
+        # the side panel and the button may arrive after the message: wait on them too
+        expect(page.locator(".hx-side")).to_contain_text("No odds", timeout=90_000)
+        assert "pin " not in page.locator(".hx-side").inner_text()  # it showed "pin 97%" here
+        expect(page.get_by_role("button", name="Commit fire (f)")).to_be_disabled()
         page.mouse.move(*canvas_point(page, board_geometry(), b.hex_at("4i")))
         page.wait_for_function(
             "() => document.body.innerText.includes('the limit is 5')", timeout=90_000

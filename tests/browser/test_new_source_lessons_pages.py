@@ -5,6 +5,7 @@ test-artifacts/screenshots/ for a person to look at."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import canvas_point, painted_fraction, settle, wait_for_widgets
 
@@ -78,8 +79,8 @@ def test_movement_lesson_adds_an_order_with_a_canvas_click(voila, page, artifact
     # The APC now drives on past Estel; the village falls back to red at the end of phase 8
     # and the infantry's drive on phase 12 stops in an unfriendly village.
     wait_for_text(page, "which is not under friendly control")
-    value = page.locator(".hexclass-movement-timing input[type=text]").first.input_value()
-    assert value == "3,2,3,2,3,2,3,3"
+    plan = page.locator(".hexclass-movement-timing input[type=text]").first
+    expect(plan).to_have_value("3,2,3,2,3,2,3,3", timeout=90_000)
     assert painted_fraction(page, selector) > 0.5
     page.locator(selector).first.evaluate("e => e.scrollIntoView({block: 'start'})")
     settle(page)

@@ -5,6 +5,7 @@ lesson draws its map. Each test leaves a screenshot in test-artifacts/screenshot
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import canvas_point, settle, wait_for_widgets
 
@@ -94,7 +95,7 @@ def test_code_what_ifs_are_controls_on_the_page(voila, projector, artifacts):
     for _ in range(7):
         step.click()
     wait_for_text(page, "The first turn is over")
-    assert step.is_disabled()
+    expect(step).to_be_disabled(timeout=90_000)
     shoot(page, team, artifacts, "projector-ca-playing-as-a-team.png")
 
 
