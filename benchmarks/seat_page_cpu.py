@@ -16,6 +16,12 @@ its own CPU time until then (``Performance.getMetrics`` in thread ticks: the thr
 pauses and the machine's other work are not in it, so it compares two pages on a busy
 machine). It prints the medians.
 
+``--floor`` also serves ``benchmarks/pages/floor.ipynb`` (one canvas the board's size, filled
+when the browser is ready: Voilà's front end, the widget manager and ipycanvas, and nothing
+of hexclass) with plain Voilà on the same template and preheated kernels, and opens it after
+each seat link of this tree, alternately, in the same slowed browser: the part of the time no
+change to the seat page can remove.
+
 ``--profile cpu,trace`` adds, after the timed loads, one load of another seat link per
 kind, profiled, and prints where its time went: the page's milestones (first byte, HTML
 complete, load event, kernel websocket open, widget states asked and delivered), the
@@ -37,10 +43,61 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from class_load import BOARD, CHROMIUM, CHROMIUM_ARGS, PAINTED, ROOT, Target, baseline_tree  # noqa: E402
+from class_load import (  # noqa: E402
+    BOARD,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PAINTED,
+    ROOT,
+    Target,
+    baseline_tree,
+    free_port,
+)
+
+FLOOR = ROOT / "benchmarks" / "pages" / "floor.ipynb"
+
+
+class Floor:
+    """Plain Voilà serving :data:`FLOOR` on hexclass' template, ``loads`` kernels preheated
+    (each has run the notebook before its page is asked for, as a seat's pool kernel has)."""
+
+    name = "floor"
+
+    def __init__(self, loads: int, workdir: pathlib.Path) -> None:
+        from hexclass.classroom.serve import TEMPLATES
+
+        self.rows: list[dict] = []
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.log = open(workdir / "floor-voila.log", "w")  # noqa: SIM115
+        env = {**os.environ, "JUPYTER_PATH": str(TEMPLATES)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(FLOOR), "--no-browser", f"--port={self.port}",
+             "--Voila.ip=127.0.0.1", "--template=hexclass", "--preheat_kernel=True",
+             f"--VoilaKernelManager.default_pool_size={loads}", "--VoilaKernelManager.fill_delay=0"],
+            env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "voila/api/shutdown", timeout=5)
+            except urllib.error.HTTPError:  # the server answers (405 to a GET): it is up
+                break
+            except OSError:
+                time.sleep(0.5)
+        time.sleep(10 + 5 * loads)  # the preheated kernels start and run the notebook
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
 
 
 def pool_ready(target: Target, want: int, timeout: float = 180) -> int:
@@ -59,6 +116,10 @@ def pool_ready(target: Target, want: int, timeout: float = 180) -> int:
     return ready
 
 
+NAVIGATION = """() => {
+    const nav = performance.getEntriesByType('navigation')[0] || {};
+    return {html_s: nav.responseEnd || 0, load_s: nav.loadEventEnd || 0};
+}"""
 RESOURCES = """() => {
     const nav = performance.getEntriesByType('navigation')[0] || {};
     const res = performance.getEntriesByType('resource').map(e => ({
@@ -70,7 +131,7 @@ RESOURCES = """() => {
 }"""
 
 
-def open_one(browser, url: str, slowdown: float, profile: str = "") -> dict:
+def open_one(browser, url: str, slowdown: float, profile: str = "", board: str = BOARD) -> dict:
     """One seat link in a fresh context: request -> board painted (seconds), with the
     widget models and bytes the kernel websocket brought before it. With ``profile``
     ("cpu" or "trace") also where the page's time went (:func:`breakdown`)."""
@@ -122,12 +183,14 @@ def open_one(browser, url: str, slowdown: float, profile: str = "") -> dict:
     cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
     t0 = time.monotonic()
     page.goto(url, wait_until="commit", timeout=300_000)
-    page.wait_for_function(PAINTED, arg=BOARD, timeout=300_000, polling=50 if profile else 100)
+    page.wait_for_function(PAINTED, arg=board, timeout=300_000, polling=50 if profile else 100)
     got["board_s"] = time.monotonic() - t0
     got["load1"] = os.getloadavg()[0]
     cpu = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     got["main_cpu_s"] = round(cpu.get("TaskDuration", 0.0), 3)
     got["script_cpu_s"] = round(cpu.get("ScriptDuration", 0.0), 3)
+    nav = page.evaluate(NAVIGATION)  # the page's own milestones, seconds from the request
+    got.update({k: round(v / 1000, 2) for k, v in nav.items()})
     if profile:
         got["marks"] = {k: round(v, 2) for k, v in marks.items()}
         got["metrics"] = {
@@ -275,7 +338,9 @@ def keep(row: dict, stem: pathlib.Path) -> None:
     stem.with_suffix(".timing.json").write_text(json.dumps(row["timing"], indent=1))
 
 
-def run(target: Target, args) -> list[dict]:
+def run(target: Target, args, floor: Floor | None = None) -> list[dict]:
+    """The timed loads of ``target``'s seat links (with ``floor``, each followed by one load
+    of the floor page, kept in ``floor.rows``), then the profiled ones."""
     from playwright.sync_api import sync_playwright
 
     profiles = [p for p in args.profile.split(",") if p]
@@ -291,6 +356,9 @@ def run(target: Target, args) -> list[dict]:
             for url in timed:
                 rows.append(open_one(browser, url, args.slowdown))
                 print(f"  {target.name}: {rows[-1]}", flush=True)
+                if floor is not None:
+                    floor.rows.append(open_one(browser, floor.url, args.slowdown, board="canvas"))
+                    print(f"  floor: {floor.rows[-1]}", flush=True)
             for url, kind in zip(profiled, profiles):
                 row = open_one(browser, url, args.slowdown, profile=kind)
                 print(f"  {target.name}, profiled ({kind}):", flush=True)
@@ -314,6 +382,8 @@ def main(argv=None) -> int:
                          "samples by file and function), 'trace' (the main thread's time by event)")  # fmt: skip
     ap.add_argument("--keep", type=pathlib.Path, default=None, metavar="DIR",
                     help="with --profile: write the raw profiles and traces here (DevTools opens them)")  # fmt: skip
+    ap.add_argument("--floor", action="store_true",
+                    help="after each of this tree's loads, one of a Voilà page with only a canvas")  # fmt: skip
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--baseline", default=None, metavar="COMMIT", help="also run this commit first")
     ap.add_argument("--json", type=pathlib.Path, default=None)
@@ -325,10 +395,17 @@ def main(argv=None) -> int:
         targets.append(Target(f"main@{args.baseline[:7]}", tree, workdir))
     targets.append(Target("this tree", ROOT, workdir))
     results = {}
+    floor = None
     try:
         for t in targets:
-            results[t.name] = run(t, args)
+            if args.floor and t.tree == ROOT:
+                floor = Floor(args.loads, workdir)
+            results[t.name] = run(t, args, floor)
+        if floor is not None:
+            results[floor.name] = floor.rows
     finally:
+        if floor is not None:
+            floor.stop()
         if args.baseline:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
                             str(workdir / f"baseline-{args.baseline}")], capture_output=True)  # fmt: skip
@@ -342,7 +419,9 @@ def main(argv=None) -> int:
             f"{statistics.median(times):.2f} s (each: {', '.join(f'{t:.2f}' for t in times)}); "
             f"{rows[0]['models']} widget models, {statistics.median(r['bytes'] for r in rows) / 1024:.0f} KB "
             f"on the kernel websocket before the board; renderer main thread CPU median "
-            f"{cpu:.2f} s (script {script:.2f} s, not slowed); load {loads}"
+            f"{cpu:.2f} s (script {script:.2f} s, not slowed); HTML complete "
+            f"{statistics.median(r['html_s'] for r in rows):.2f} s, load event (Voilà starts "
+            f"its app) {statistics.median(r['load_s'] for r in rows):.2f} s; load {loads}"
         )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
