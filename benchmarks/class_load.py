@@ -192,6 +192,8 @@ def pct(values, q):
 class Target:
     """One server under test: a tree (this one, or a worktree of an older commit)."""
 
+    serve_args: tuple[str, ...] = ()  # more options for ``hexclass serve``
+
     def __init__(self, name: str, tree: pathlib.Path, workdir: pathlib.Path) -> None:
         self.name, self.tree = name, tree
         self.port = free_port()
@@ -203,23 +205,27 @@ class Target:
                     "HEXCLASS_INSTRUCTOR_KEY": self.key}  # fmt: skip
 
     def start(self) -> None:
+        """``hexclass serve`` (with :attr:`serve_args`) on a fresh store; back once it answers
+        and its seat pool has had 15 s to start kernels, as it would before a lesson."""
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "hexclass.classroom.cli", "serve", f"--port={self.port}",
-             f"--store={self.store}"],
+             f"--store={self.store}", *self.serve_args],
             cwd=self.tree, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             try:
-                urllib.request.urlopen(self.base + "/voila/tree", timeout=5)
-                break
-            except urllib.error.HTTPError:  # a server that lists nothing (issue 23) answers
+                urllib.request.urlopen(self.base + "/hexclass/api/status", timeout=5)
                 break
             except OSError:
                 time.sleep(0.5)
         else:
             raise RuntimeError(f"{self.name}: server did not start")
-        time.sleep(15)  # let the preheated kernels start, as they would before a lesson
+        time.sleep(15)
+
+    def family(self) -> list[int]:
+        """The server's process and every descendant (its kernels)."""
+        return [self.proc.pid, *descendants(self.proc.pid)]
 
     def create_class(self, teams: int, seats: int, seed: int) -> dict:
         out = subprocess.run(
@@ -237,7 +243,7 @@ class Target:
         )  # fmt: skip
 
     def stop(self) -> None:
-        family = [self.proc.pid, *descendants(self.proc.pid)]
+        family = self.family()
         self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(60)

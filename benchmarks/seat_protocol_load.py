@@ -64,7 +64,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from http.cookies import SimpleCookie
 
@@ -356,29 +355,6 @@ def summarise(seats: int, rows: list[dict], loads: list[float]) -> dict:
     return out
 
 
-class ServedTree(Target):
-    """A ``class_load`` target whose ``hexclass serve`` gets extra options (``--class-size``)."""
-
-    serve_args: tuple[str, ...] = ()
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hexclass.classroom.cli", "serve", f"--port={self.port}",
-             f"--store={self.store}", *self.serve_args],
-            cwd=self.tree, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.base + "/hexclass/api/status", timeout=5)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            raise RuntimeError(f"{self.name}: server did not start")
-        time.sleep(15)  # let the preheated kernels start, as they would before a lesson
-
-
 STARTED = re.compile(r"hexclass: kernel started (\w+) pid \S+ for (.+?); ")
 
 
@@ -532,7 +508,7 @@ def main(argv=None) -> int:
             for n in counts:
                 for name, tree in trees:
                     fname = f"{name.split('@')[0].replace(' ', '-')}-{n}"
-                    target = ServedTree(fname, tree, workdir)
+                    target = Target(fname, tree, workdir)
                     target.serve_args = (
                         ("--class-size", str(args.class_size)) if args.class_size else ()
                     )
