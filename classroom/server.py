@@ -45,6 +45,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 
 import tornado.web
 import tornado.websocket
@@ -441,6 +442,13 @@ class HexclassKernelManager(AsyncMappingKernelManager):
 
 class SandboxedKernelManager(ServerKernelManager):
     """One kernel: started through :mod:`hexclass.classroom.sandbox` when it has no key for the store."""
+
+    @default("last_activity")
+    def _active_from_the_start(self):
+        # Jupyter lists a kernel before its start sets last_activity; read unset, the trait
+        # raises TraitError, which the idle culler's hasattr() does not catch (a traceback
+        # in the log when a cull falls in that window). A kernel being started is active.
+        return datetime.now(UTC)
 
     def format_kernel_cmd(self, extra_arguments=None):
         from hexclass.classroom.sessions.sealed import KEYLESS_ENV
