@@ -16,11 +16,13 @@ its own CPU time until then (``Performance.getMetrics`` in thread ticks: the thr
 pauses and the machine's other work are not in it, so it compares two pages on a busy
 machine). It prints the medians.
 
-``--floor`` also serves ``benchmarks/pages/floor.ipynb`` (one canvas the board's size, filled
-when the browser is ready: Voilà's front end, the widget manager and ipycanvas, and nothing
-of hexclass) with plain Voilà on the same template and preheated kernels, and opens it after
-each seat link of this tree, alternately, in the same slowed browser: the part of the time no
-change to the seat page can remove.
+``--floor`` also serves two pages of ``benchmarks/pages/`` with plain Voilà on the same
+template and preheated kernels, and opens each after every seat link of this tree, in turn,
+in the same slowed browser: ``floor.ipynb`` (one canvas the board's size, filled when the
+browser is ready: Voilà's front end, the widget manager and ipycanvas, nothing of hexclass),
+the part of the time no change to the seat page can remove; and ``board.ipynb`` (the seat's
+board alone, drawn as the seat draws it), what a page that sent its board before its panels
+could reach.
 
 ``--profile cpu,trace`` adds, after the timed loads, one load of another seat link per
 kind, profiled, and prints where its time went: the page's milestones (first byte, HTML
@@ -58,25 +60,28 @@ from class_load import (  # noqa: E402
     free_port,
 )
 
-FLOOR = ROOT / "benchmarks" / "pages" / "floor.ipynb"
+FLOORS = {  # name: notebook
+    "floor (canvas only)": ROOT / "benchmarks" / "pages" / "floor.ipynb",
+    "board only": ROOT / "benchmarks" / "pages" / "board.ipynb",
+}
 
 
 class Floor:
-    """Plain Voilà serving :data:`FLOOR` on hexclass' template, ``loads`` kernels preheated
-    (each has run the notebook before its page is asked for, as a seat's pool kernel has)."""
+    """Plain Voilà serving one notebook of :data:`FLOORS` on hexclass' template, ``loads``
+    kernels preheated (each has run the notebook before its page is asked for, as a seat's
+    pool kernel has)."""
 
-    name = "floor"
-
-    def __init__(self, loads: int, workdir: pathlib.Path) -> None:
+    def __init__(self, name: str, loads: int, workdir: pathlib.Path) -> None:
         from hexclass.classroom.serve import TEMPLATES
 
+        self.name = name
         self.rows: list[dict] = []
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        self.log = open(workdir / "floor-voila.log", "w")  # noqa: SIM115
+        self.log = open(workdir / f"{FLOORS[name].stem}-voila.log", "w")  # noqa: SIM115
         env = {**os.environ, "JUPYTER_PATH": str(TEMPLATES)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(FLOOR), "--no-browser", f"--port={self.port}",
+            [sys.executable, "-m", "voila", str(FLOORS[name]), "--no-browser", f"--port={self.port}",
              "--Voila.ip=127.0.0.1", "--template=hexclass", "--preheat_kernel=True",
              f"--VoilaKernelManager.default_pool_size={loads}", "--VoilaKernelManager.fill_delay=0"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT,
@@ -338,9 +343,9 @@ def keep(row: dict, stem: pathlib.Path) -> None:
     stem.with_suffix(".timing.json").write_text(json.dumps(row["timing"], indent=1))
 
 
-def run(target: Target, args, floor: Floor | None = None) -> list[dict]:
-    """The timed loads of ``target``'s seat links (with ``floor``, each followed by one load
-    of the floor page, kept in ``floor.rows``), then the profiled ones."""
+def run(target: Target, args, floors: tuple[Floor, ...] = ()) -> list[dict]:
+    """The timed loads of ``target``'s seat links (each followed by one load of every page of
+    ``floors``, kept in its ``rows``), then the profiled ones."""
     from playwright.sync_api import sync_playwright
 
     profiles = [p for p in args.profile.split(",") if p]
@@ -356,9 +361,9 @@ def run(target: Target, args, floor: Floor | None = None) -> list[dict]:
             for url in timed:
                 rows.append(open_one(browser, url, args.slowdown))
                 print(f"  {target.name}: {rows[-1]}", flush=True)
-                if floor is not None:
+                for floor in floors:
                     floor.rows.append(open_one(browser, floor.url, args.slowdown, board="canvas"))
-                    print(f"  floor: {floor.rows[-1]}", flush=True)
+                    print(f"  {floor.name}: {floor.rows[-1]}", flush=True)
             for url, kind in zip(profiled, profiles):
                 row = open_one(browser, url, args.slowdown, profile=kind)
                 print(f"  {target.name}, profiled ({kind}):", flush=True)
@@ -383,7 +388,7 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", type=pathlib.Path, default=None, metavar="DIR",
                     help="with --profile: write the raw profiles and traces here (DevTools opens them)")  # fmt: skip
     ap.add_argument("--floor", action="store_true",
-                    help="after each of this tree's loads, one of a Voilà page with only a canvas")  # fmt: skip
+                    help="after each of this tree's loads, one of a page with only a canvas and one with only the board")  # fmt: skip
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--baseline", default=None, metavar="COMMIT", help="also run this commit first")
     ap.add_argument("--json", type=pathlib.Path, default=None)
@@ -395,16 +400,16 @@ def main(argv=None) -> int:
         targets.append(Target(f"main@{args.baseline[:7]}", tree, workdir))
     targets.append(Target("this tree", ROOT, workdir))
     results = {}
-    floor = None
+    floors: list[Floor] = []
     try:
         for t in targets:
             if args.floor and t.tree == ROOT:
-                floor = Floor(args.loads, workdir)
-            results[t.name] = run(t, args, floor)
-        if floor is not None:
+                floors = [Floor(name, args.loads, workdir) for name in FLOORS]
+            results[t.name] = run(t, args, tuple(floors) if t.tree == ROOT else ())
+        for floor in floors:
             results[floor.name] = floor.rows
     finally:
-        if floor is not None:
+        for floor in floors:
             floor.stop()
         if args.baseline:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
