@@ -65,7 +65,9 @@ def notifications_delivered(store, timeout: float = 30.0) -> None:
         return
     with backend._cond:
         epoch = backend.epoch
+    from hexclass.classroom.sessions.pg_store import CHANNEL
+
     with store._conn(transaction=False) as conn:
-        conn.execute("NOTIFY hexclass, 'sentinel'")  # no game in it: the listener bumps epoch
+        conn.execute(f"NOTIFY {CHANNEL}, 'sentinel'")  # no game in it: the listener bumps epoch
     with backend._cond:
         assert backend._cond.wait_for(lambda: backend.epoch > epoch, timeout), "no NOTIFY came"
