@@ -13,6 +13,12 @@ Win rates carry Wilson 95 % intervals; mean scores a normal-approximation interv
 policies compared on the same seeds get the paired difference of their scores with its
 interval, which is much narrower than the two intervals side by side.
 
+Each game also carries its *expected* score: when a policy ends the game, the exact mean
+of the final reveal it then faces (:func:`~.outlook.end_value`; a game the engine ends
+after turn 20 keeps its score). Its average is the same as the scores', but the luck of
+the last reveal is gone from each game, so paired differences of expected scores are
+about three times narrower: a ninth of the games for the same interval.
+
 >>> s = simulate(2, seed=5, policy="passive")
 >>> s.games, len(s.scores), s.policy
 (2, 2, 'passive')
@@ -35,7 +41,7 @@ from typing import TextIO
 
 from hexclass.classroom.dice import Dice
 
-from .bots import POLICIES, make_policy, play_game
+from .bots import POLICIES, make_policy
 from .bots.base import play_out
 from .game import new_game
 from .state import Options
@@ -82,6 +88,8 @@ class GameResult:
     enemy_broken: int
     friendly_broken: int
     exploited: int
+    # the exact mean of the final reveal when the game was ended (None: not measured)
+    expected: float | None = None
     # time the process that played the game spent on it (not part of what it came to)
     seconds: float = field(default=0.0, compare=False)
 
@@ -134,6 +142,11 @@ class Summary:
         return [r.turns for r in self.results]
 
     @property
+    def expected(self) -> list[float]:
+        """Each game's :func:`expected_at_end` (its score where it was not measured)."""
+        return [r.score if r.expected is None else r.expected for r in self.results]
+
+    @property
     def games_per_second(self) -> float:
         return self.games / self.elapsed if self.elapsed > 0 else float("inf")
 
@@ -163,6 +176,7 @@ class Summary:
             "mean_enemy_broken": mean_of("enemy_broken"),
             "mean_friendly_broken": mean_of("friendly_broken"),
             "mean_exploited": mean_of("exploited"),
+            "mean_expected_score": round(statistics.fmean(self.expected), 4),
             "score_counts": {str(k): v for k, v in sorted(Counter(self.scores).items())},
             "elapsed_seconds": round(self.elapsed, 3),
             "games_per_second": round(self.games_per_second, 2),
@@ -208,11 +222,19 @@ class Comparison:
 
     summaries: list[Summary]
 
-    def paired(self, a: str, b: str) -> tuple[float, tuple[float, float]]:
-        """Mean of score(a) - score(b) over the same games, with its 95 % interval."""
-        sa, sb = self[a], self[b]
-        diffs = [float(x - y) for x, y in zip(sa.scores, sb.scores)]
+    def paired(self, a: str, b: str, expected: bool = False) -> tuple[float, tuple[float, float]]:
+        """Mean of score(a) - score(b) over the same games, with its 95 % interval; with
+        ``expected``, of their expected scores (:func:`expected_at_end`)."""
+        if expected:
+            xs, ys = (self[p].expected for p in (a, b))
+        else:
+            xs, ys = (self[p].scores for p in (a, b))
+        diffs = [float(x - y) for x, y in zip(xs, ys)]
         return statistics.fmean(diffs), mean_interval(diffs)
+
+    @property
+    def has_expected(self) -> bool:
+        return all(r.expected is not None for s in self.summaries for r in s.results)
 
     def __getitem__(self, policy: str) -> Summary:
         return next(s for s in self.summaries if s.policy == policy)
@@ -229,6 +251,16 @@ class Comparison:
             "paired_vs_" + first: {
                 s.policy: _paired_json(self.paired(first, s.policy)) for s in self.summaries[1:]
             },
+            **(
+                {
+                    "paired_expected_vs_" + first: {
+                        s.policy: _paired_json(self.paired(first, s.policy, expected=True))
+                        for s in self.summaries[1:]
+                    }
+                }
+                if self.has_expected
+                else {}
+            ),
         }
 
     def report(self) -> str:
@@ -247,6 +279,11 @@ class Comparison:
         for s in self.summaries[1:]:
             d, (lo, hi) = self.paired(s0.policy, s.policy)
             lines.append(f"  vs {s.policy:<8} {d:+.2f} ({lo:+.2f} to {hi:+.2f})")
+        if len(self.summaries) > 1 and self.has_expected:
+            lines.append("the same, each game valued by the exact odds of its final reveal:")
+            for s in self.summaries[1:]:
+                d, (lo, hi) = self.paired(s0.policy, s.policy, expected=True)
+                lines.append(f"  vs {s.policy:<8} {d:+.2f} ({lo:+.2f} to {hi:+.2f})")
         return "\n".join(lines)
 
 
@@ -293,10 +330,13 @@ def play_one(seed: int, policy: str = "steady", board: int | None = None) -> Gam
     rolls its own dice, seeded from both numbers.
     """
     start = time.perf_counter()
-    if board is None:
-        state = play_game(seed, make_policy(policy, seed), Options(auto_decisions=True))
-    else:
-        state = play_out(board_game(board, seed), make_policy(policy, seed))
+
+    def fresh():
+        if board is None:
+            return new_game(seed, Options(auto_decisions=True))
+        return board_game(board, seed)
+
+    state = play_out(fresh(), make_policy(policy, seed))
     seconds = time.perf_counter() - start
     score = state.result
     return GameResult(
@@ -308,8 +348,29 @@ def play_one(seed: int, policy: str = "steady", board: int | None = None) -> Gam
         enemy_broken=state.enemy_platoons_broken,
         friendly_broken=len(state.broken_friendly()),
         exploited=len(state.exploited()),
+        expected=expected_at_end(state, fresh),
         seconds=seconds,
     )
+
+
+def expected_at_end(state, fresh: Callable) -> float:
+    """The exact mean score of the final reveal at the moment the game was ended.
+
+    A game a policy ended (its last action :class:`~.actions.EndGame`) is replayed from
+    ``fresh()`` up to that action, and the final reveal it faced is valued exactly
+    (:func:`~.outlook.end_value`, CA "Victory"); a game the engine ended after turn 20
+    keeps its score. Either way the mean over games is the mean score.
+    """
+    from .actions import EndGame
+    from .engine import apply
+    from .outlook import end_value
+
+    if not state.actions or not isinstance(state.actions[-1], EndGame):
+        return float(state.result.total)
+    replay = fresh()
+    for action in state.actions[:-1]:
+        apply(replay, action)
+    return end_value(replay)[0]
 
 
 Chunk = tuple[list[int], str, int | None]

@@ -3,6 +3,8 @@ that gives exactly what one process gives."""
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 
 from hexclass.classroom.combined_arms.game import new_game
@@ -110,3 +112,45 @@ def test_board_study_of_doing_nothing_agrees_with_the_exact_baseline():
     assert lo - 0.3 <= mean <= hi + 0.3
     assert f"scores {mean:.2f} on average" in c.report()
     assert 0 < win < 0.2
+
+
+def test_a_game_ended_by_its_policy_is_valued_by_the_exact_odds_of_its_last_reveal():
+    """The expected score of a game its policy ended is the exact mean of the final
+    reveal it faced (CA "Victory"): for doing nothing, the board's exact baseline, not
+    the score the dice happened to give."""
+    from hexclass.classroom.combined_arms.simulate import board_baseline, play_one
+
+    results = [play_one(seed, "passive") for seed in (1, 2, 3)]
+    for r in results:
+        assert r.expected == pytest.approx(board_baseline(r.seed)[0])
+    assert [r.score for r in results] != [round(r.expected) for r in results]
+
+
+def test_a_game_the_engine_ended_keeps_its_score_as_expected():
+    """A game played to the end of turn 20 had no choice left to value: expected = score."""
+    from hexclass.classroom.combined_arms.simulate import play_one
+
+    r = play_one(5, "bold")
+    assert r.turns == 20
+    assert r.expected == r.score
+
+
+def test_a_comparison_reports_the_narrower_paired_difference_of_expected_scores():
+    """Same mean, less spread: the paired interval of expected scores is narrower than
+    that of scores on the same games, and both are reported."""
+    c = compare(["steady", "passive"], 40, seed=1)
+    d, (lo, hi) = c.paired("steady", "passive")
+    de, (elo, ehi) = c.paired("steady", "passive", expected=True)
+    assert ehi - elo < (hi - lo) / 2
+    assert "exact odds of its final reveal" in c.report()
+    data = c.to_json()
+    assert set(data["paired_expected_vs_steady"]) == {"passive"}
+    assert data["policies"][1]["mean_expected_score"] == pytest.approx(
+        statistics.fmean(board_baseline_of(s) for s in range(1, 41)), abs=1e-3
+    )
+
+
+def board_baseline_of(seed: int) -> float:
+    from hexclass.classroom.combined_arms.simulate import board_baseline
+
+    return board_baseline(seed)[0]
