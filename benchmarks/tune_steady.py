@@ -8,6 +8,13 @@ screening round are re-played on more seeds before one is kept.
 Run:  .venv/bin/python benchmarks/tune_steady.py --candidates 200 --seeds 120 \\
           --confirm 5 --confirm-seeds 600 --jobs 2 --out /tmp/tune.jsonl
 
+``--executor approach`` tunes the approach executor (issue 26) instead, its rule's
+knobs (``APPROACH_SPACE``) with the weights. ``--exact`` scores each game by its
+expected score (the exact mean of the final reveal it was ended on,
+:func:`~hexclass.classroom.combined_arms.simulate.expected_at_end`): the same mean, about
+a third of the standard error, so a screening round picks on skill rather than on the
+last reveal's luck.
+
 Each line of ``--out`` is one candidate: its weights and its paired mean with the
 standard error. The search draws candidates from its own ``random.Random(--rng)``.
 """
@@ -28,6 +35,13 @@ from hexclass.classroom.combined_arms.bots import (
     SteadyWeights,
     play_game,
 )
+from hexclass.classroom.combined_arms.bots.approach import (
+    APPROACH_WEIGHTS,
+    ApproachPolicy,
+    ApproachRule,
+)
+from hexclass.classroom.combined_arms.game import new_game
+from hexclass.classroom.combined_arms.simulate import expected_at_end
 
 # (low, high) for floats, a tuple of choices otherwise
 SPACE: dict[str, object] = {
@@ -56,6 +70,13 @@ SPACE: dict[str, object] = {
     "end_when_idle": (True, False),
     "hold_off_board": (True, False),
 }
+# the approach executor's rule (ApproachRule), drawn only with --executor approach
+APPROACH_SPACE: dict[str, object] = {
+    "limit": (0.0, 0.2),
+    "penalty": (10.0, 30.0, 100.0, 300.0),
+    "mortar": (0.0, 1.5),
+    "staging": (True, False),
+}
 
 
 def weights_from(params: dict) -> SteadyWeights:
@@ -68,10 +89,10 @@ def weights_from(params: dict) -> SteadyWeights:
     return replace(w, caution={k: v * scale for k, v in base.caution.items()})
 
 
-def draw(rng: random.Random, around: dict | None = None, spread: float = 1.0) -> dict:
+def draw(rng: random.Random, around: dict | None = None, spread: float = 1.0, space=SPACE) -> dict:
     """A random candidate, or a perturbation of ``around``."""
     out = {}
-    for k, dom in SPACE.items():
+    for k, dom in space.items():
         if isinstance(dom, tuple) and len(dom) == 2 and all(isinstance(x, float) for x in dom):
             lo, hi = dom
             if around is not None and rng.random() > 0.35:
@@ -87,25 +108,45 @@ def draw(rng: random.Random, around: dict | None = None, spread: float = 1.0) ->
     return out
 
 
-def default_params() -> dict:
-    w = SteadyWeights()
+def default_params(executor: str = "steady") -> dict:
+    w = SteadyWeights() if executor == "steady" else APPROACH_WEIGHTS
     d = {k: getattr(w, k) for k in SPACE if k != "caution_scale"}
     d["caution_scale"] = 1.0
+    if executor == "approach":
+        rule = ApproachRule()
+        d.update({k: getattr(rule, k) for k in APPROACH_SPACE})
     return d
 
 
-def _passive(seed: int) -> int:
-    return play_game(seed, PassivePolicy(), Options(auto_decisions=True)).result.total
+def policy_from(params: dict, executor: str):
+    if executor == "steady":
+        return SteadyPolicy(None, weights_from(params))
+    rule = ApproachRule(**{k: params[k] for k in APPROACH_SPACE})
+    return ApproachPolicy(None, weights_from(params), rule=rule)
 
 
-def _one(args) -> tuple[int, int]:
-    params, seed = args
-    g = play_game(seed, SteadyPolicy(None, weights_from(params)), Options(auto_decisions=True))
-    return g.result.total, g.result.turns
+def _value(game, seed: int, exact: bool) -> float:
+    """The game's score, or with ``exact`` its expected score (see the module's note)."""
+    if not exact:
+        return game.result.total
+    return expected_at_end(game, lambda: new_game(seed, Options(auto_decisions=True)))
 
 
-def evaluate(pool, params: dict, seeds: list[int], base: dict[int, int]) -> dict:
-    res = list(pool.map(_one, [(params, s) for s in seeds], chunksize=8))
+def _passive(seed: int, exact: bool = False) -> float:
+    return _value(play_game(seed, PassivePolicy(), Options(auto_decisions=True)), seed, exact)
+
+
+def _one(args) -> tuple[float, int]:
+    params, seed, executor, exact = args
+    g = play_game(seed, policy_from(params, executor), Options(auto_decisions=True))
+    return _value(g, seed, exact), g.result.turns
+
+
+def evaluate(
+    pool, params: dict, seeds: list[int], base: dict, executor="steady", exact=False
+) -> dict:
+    jobs = [(params, s, executor, exact) for s in seeds]
+    res = list(pool.map(_one, jobs, chunksize=8))
     scores = [r[0] for r in res]
     diffs = [s - base[k] for s, k in zip(scores, seeds)]
     return {
@@ -130,29 +171,33 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rng", type=int, default=13)
     ap.add_argument("--out", default="tune.jsonl")
+    ap.add_argument("--executor", choices=("steady", "approach"), default="steady")
+    ap.add_argument("--exact", action="store_true", help="score games by their expected score")
     args = ap.parse_args()
+    space = SPACE if args.executor == "steady" else {**SPACE, **APPROACH_SPACE}
+    how = {"executor": args.executor, "exact": args.exact}
     rng = random.Random(args.rng)
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     # confirmation seeds follow the screening ones: a candidate picked on its screening
     # luck must not be re-scored on the same games
     after = args.first_seed + args.seeds
     confirm = list(range(after, after + args.confirm_seeds))
-    base = {s: _passive(s) for s in seeds + confirm}
+    base = {s: _passive(s, args.exact) for s in seeds + confirm}
     found = []
     with ProcessPoolExecutor(args.jobs) as pool, open(args.out, "a") as out:
         for i in range(args.candidates):
             if i == 0:
-                params = default_params()
+                params = default_params(args.executor)
             elif found and rng.random() < args.local:
                 top = sorted(found, key=lambda r: -r["paired"])[:5]
-                params = draw(rng, rng.choice(top)["params"])
+                params = draw(rng, rng.choice(top)["params"], space=space)
             else:
-                params = draw(rng)
-            r = evaluate(pool, params, seeds, base)
+                params = draw(rng, space=space)
+            r = evaluate(pool, params, seeds, base, **how)
             found.append(r)
             _record(out, r, f"{i:4d}")
         for r in sorted(found, key=lambda r: -r["paired"])[: args.confirm]:
-            c = evaluate(pool, r["params"], confirm, base)
+            c = evaluate(pool, r["params"], confirm, base, **how)
             _record(out, c, "confirm", json.dumps(c["params"]))
 
 
