@@ -71,18 +71,28 @@ class Floor:
     kernels preheated (each has run the notebook before its page is asked for, as a seat's
     pool kernel has)."""
 
-    def __init__(self, name: str, loads: int, workdir: pathlib.Path) -> None:
+    def __init__(
+        self,
+        name: str,
+        loads: int,
+        workdir: pathlib.Path,
+        template: str = "hexclass",
+        extra_share: tuple[pathlib.Path, ...] = (),
+        port: int | None = None,
+    ) -> None:
+        """``template`` and the template folders before hexclass' (``extra_share``) let
+        another front end serve the same notebook (``benchmarks/lite_floor.py``)."""
         from hexclass.classroom.serve import TEMPLATES
 
         self.name = name
         self.rows: list[dict] = []
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        self.log = open(workdir / f"{FLOORS[name].stem}-voila.log", "w")  # noqa: SIM115
-        env = {**os.environ, "JUPYTER_PATH": str(TEMPLATES)}
+        self.log = open(workdir / f"{FLOORS[name].stem}-{template}-voila.log", "w")  # noqa: SIM115
+        env = {**os.environ, "JUPYTER_PATH": os.pathsep.join(map(str, [*extra_share, TEMPLATES]))}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "voila", str(FLOORS[name]), "--no-browser", f"--port={self.port}",
-             "--Voila.ip=127.0.0.1", "--template=hexclass", "--preheat_kernel=True",
+             "--Voila.ip=127.0.0.1", f"--template={template}", "--preheat_kernel=True",
              f"--VoilaKernelManager.default_pool_size={loads}", "--VoilaKernelManager.fill_delay=0"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
