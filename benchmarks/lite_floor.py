@@ -45,10 +45,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import seat_page_cpu  # noqa: E402
-from class_load import CHROMIUM, CHROMIUM_ARGS, ROOT, descendants  # noqa: E402
+from class_load import CHROMIUM, CHROMIUM_ARGS, PAINTED, ROOT, descendants  # noqa: E402
 from seat_page_cpu import FLOORS, NAVIGATION, RESOURCES, Floor, _short  # noqa: E402
 
-FLOOR = "floor (canvas only)"  # seat_page_cpu's name of benchmarks/pages/floor.ipynb
+PAGES = {"floor": "floor (canvas only)", "board": "board only"}  # --page: FLOORS' names
 LITE = ROOT / "benchmarks" / "lite"
 LITE_SHARE = LITE / "share"  # JUPYTER_PATH entry with voila/templates/lite
 BUNDLE = LITE_SHARE / "voila" / "templates" / "lite" / "static" / "dist" / "lite-seat.js"
@@ -103,8 +103,17 @@ def settle(busy: float = 0.1, timeout: float = 60.0) -> float:
     return time.monotonic() - start
 
 
-def load(browser, url: str, slowdown: float, colour: list[int]) -> dict:
-    """One load of ``url`` in a fresh context, CPU slowed: request -> canvas filled (s)."""
+def drawn_check(name: str) -> tuple[str, object]:
+    """(predicate, its argument) that says the page's canvas is drawn: the floor's canvas
+    holds its fill colour; the board has painted pixels (``class_load.PAINTED``, as
+    ``seat_page_cpu.py`` waits for a board)."""
+    if name == PAGES["floor"]:
+        return FILLED, fill_colour(FLOORS[name])
+    return PAINTED, "canvas"
+
+
+def load(browser, url: str, slowdown: float, drawn: tuple[str, object]) -> dict:
+    """One load of ``url`` in a fresh context, CPU slowed: request -> canvas drawn (s)."""
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     page = ctx.new_page()
     cdp = ctx.new_cdp_session(page)
@@ -128,7 +137,7 @@ def load(browser, url: str, slowdown: float, colour: list[int]) -> dict:
     cdp.send("Performance.enable", {"timeDomain": "threadTicks"})  # as seat_page_cpu.open_one
     t0 = time.monotonic()
     page.goto(url, wait_until="commit", timeout=300_000)
-    page.wait_for_function(FILLED, arg=colour, timeout=300_000, polling=50)
+    page.wait_for_function(drawn[0], arg=drawn[1], timeout=300_000, polling=50)
     got["drawn_s"] = round(time.monotonic() - t0, 3)
     got["load1"] = os.getloadavg()[0]
     cpu = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
@@ -182,20 +191,24 @@ def main(argv=None) -> int:
                          "seat_page_cpu's open_one and breakdown: 'cpu' (JavaScript samples by file "
                          "and function), 'trace' (the main thread's time by event)")  # fmt: skip
     ap.add_argument("--json", type=pathlib.Path, default=None)
+    ap.add_argument("--page", choices=sorted(PAGES), default="floor",
+                    help="floor: one canvas (pages/floor.ipynb); board: the seat's board alone "
+                         "(pages/board.ipynb)")  # fmt: skip
     args = ap.parse_args(argv)
+    name = PAGES[args.page]
     if not BUNDLE.exists():
         sys.exit(f"no {BUNDLE.relative_to(ROOT)}: build it (cd benchmarks/lite && npm ci && npm run build)")  # fmt: skip
     from playwright.sync_api import sync_playwright
 
-    colour = fill_colour(FLOORS[FLOOR])
+    drawn = drawn_check(name)
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="lite-floor-"))
     pages: list[Floor] = []
     try:
         profiles = [kind for kind in args.profile.split(",") if kind]
         pool = args.loads + args.warmup + len(profiles)
-        pages.append(Floor(FLOOR, pool, workdir))
+        pages.append(Floor(name, pool, workdir))
         pages[0].name = "Voilà front end"
-        pages.append(Floor(FLOOR, pool, workdir, template="lite", extra_share=(LITE_SHARE,)))
+        pages.append(Floor(name, pool, workdir, template="lite", extra_share=(LITE_SHARE,)))
         pages[1].name = "lite front end"
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -203,7 +216,7 @@ def main(argv=None) -> int:
                 for i in range(args.warmup + args.loads):
                     for page in pages if i % 2 == 0 else pages[::-1]:
                         waited = settle()
-                        row = load(browser, page.url, args.slowdown, colour)
+                        row = load(browser, page.url, args.slowdown, drawn)
                         row["settle_s"] = round(waited, 1)
                         if i >= args.warmup:
                             page.rows.append(row)
