@@ -153,7 +153,8 @@ def evaluate(
         "params": params,
         "n": len(seeds),
         "mean": statistics.fmean(scores),
-        "wins": sum(s >= 20 for s in scores) / len(scores),
+        # an expected score is a mean, not a game's result: no win rate from it
+        "wins": None if exact else sum(s >= 20 for s in scores) / len(scores),
         "paired": statistics.fmean(diffs),
         "se": statistics.stdev(diffs) / len(diffs) ** 0.5,
         "turns": statistics.fmean(r[1] for r in res),
@@ -207,7 +208,8 @@ def _record(out, r: dict, label: str, extra: str = "") -> None:
     out.flush()
     print(
         f"{label} paired {r['paired']:+.2f} ±{r['se']:.2f} mean {r['mean']:.2f} "
-        f"wins {r['wins']:.1%} turns {r['turns']:.1f} {extra}",
+        f"wins {'-' if r['wins'] is None else format(r['wins'], '.1%')} "
+        f"turns {r['turns']:.1f} {extra}",
         flush=True,
     )
 
