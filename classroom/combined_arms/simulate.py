@@ -367,6 +367,8 @@ def expected_at_end(state, fresh: Callable) -> float:
 
     if not state.actions or not isinstance(state.actions[-1], EndGame):
         return float(state.result.total)
+    # not game.replay(record(...)): a record rebuilds the seed's own dice, and a board
+    # study (board_game) plays the board's seed with dice of its own
     replay = fresh()
     for action in state.actions[:-1]:
         apply(replay, action)
