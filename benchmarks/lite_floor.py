@@ -1,20 +1,20 @@
-"""The floor page under Voilà's front end and under a small custom one, on a slow laptop.
+"""The floor page under Voilà's front end and under hexclass' own, on a slow laptop.
 
-    (cd benchmarks/lite && npm ci && npm run build)     # the lite bundle, once
     taskset -c 1 .venv/bin/python benchmarks/lite_floor.py --loads 6 --slowdown 4
 
 ``seat_page_cpu.py --floor`` found that a Voilà page holding only a board-sized ipycanvas
 canvas (``benchmarks/pages/floor.ipynb``) takes seconds on a slow laptop before the canvas
 is drawn, most of it fetching and running Voilà's JavaScript (JupyterLab's application, its
-federated extensions, the widget manager). How much of that would a front end of our own
-save, one with only the kernel connection, the ipywidgets manager and ipycanvas?
-``benchmarks/lite/`` is such a front end (``src/index.js``, bundled by esbuild) and a Voilà
-template that loads it in place of Voilà's (``share/voila/templates/lite``: hexclass'
-template, the same cells and outputs, another ``<script>`` at the end).
+federated extensions, the widget manager). How much does a front end of our own save, one
+with only the kernel connection, the ipywidgets manager and ipycanvas? ``frontend/`` is
+that front end; the hexclass template loads it in place of Voilà's on a page whose
+notebook metadata asks for it (``"hexclass": {"front_end": "lite"}``), with the same cells
+and outputs.
 
-Two plain Voilà servers serve ``floor.ipynb`` with preheated kernels: (a) on hexclass'
-template with Voilà's front end, exactly as ``seat_page_cpu.py --floor`` does (its
-:class:`~seat_page_cpu.Floor`), and (b) on the lite template, with the same options. One
+Two plain Voilà servers on hexclass' template serve the page with preheated kernels
+(:class:`~seat_page_cpu.Floor`): (a) ``floor.ipynb`` itself, with Voilà's front end,
+exactly as ``seat_page_cpu.py --floor`` does, and (b) a copy whose metadata asks for the
+lite front end, with the same options. One
 headless Chromium opens them in turn, each load in a fresh context (nothing cached) whose
 CPU is slowed ``--slowdown`` times (``Emulation.setCPUThrottlingRate``); the pair's order
 alternates, and before every load the script waits until its own processes are idle again
@@ -45,13 +45,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import seat_page_cpu  # noqa: E402
-from class_load import CHROMIUM, CHROMIUM_ARGS, PAINTED, ROOT, descendants  # noqa: E402
+from class_load import CHROMIUM, CHROMIUM_ARGS, PAINTED, descendants  # noqa: E402
 from seat_page_cpu import FLOORS, NAVIGATION, RESOURCES, Floor, _short  # noqa: E402
 
 PAGES = {"floor": "floor (canvas only)", "board": "board only"}  # --page: FLOORS' names
-LITE = ROOT / "benchmarks" / "lite"
-LITE_SHARE = LITE / "share"  # JUPYTER_PATH entry with voila/templates/lite
-BUNDLE = LITE_SHARE / "voila" / "templates" / "lite" / "static" / "dist" / "lite-seat.js"
 
 # the canvas holds the notebook's fill colour: a few pixels read back, all of that colour
 FILLED = """([r, g, b]) => {
@@ -196,8 +193,6 @@ def main(argv=None) -> int:
                          "(pages/board.ipynb)")  # fmt: skip
     args = ap.parse_args(argv)
     name = PAGES[args.page]
-    if not BUNDLE.exists():
-        sys.exit(f"no {BUNDLE.relative_to(ROOT)}: build it (cd benchmarks/lite && npm ci && npm run build)")  # fmt: skip
     from playwright.sync_api import sync_playwright
 
     drawn = drawn_check(name)
@@ -208,7 +203,7 @@ def main(argv=None) -> int:
         pool = args.loads + args.warmup + len(profiles)
         pages.append(Floor(name, pool, workdir))
         pages[0].name = "Voilà front end"
-        pages.append(Floor(name, pool, workdir, template="lite", extra_share=(LITE_SHARE,)))
+        pages.append(Floor(name, pool, workdir, front_end="lite"))
         pages[1].name = "lite front end"
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -72,27 +72,29 @@ class Floor:
     pool kernel has)."""
 
     def __init__(
-        self,
-        name: str,
-        loads: int,
-        workdir: pathlib.Path,
-        template: str = "hexclass",
-        extra_share: tuple[pathlib.Path, ...] = (),
-        port: int | None = None,
+        self, name: str, loads: int, workdir: pathlib.Path, front_end: str = "voila"
     ) -> None:
-        """``template`` and the template folders before hexclass' (``extra_share``) let
-        another front end serve the same notebook (``benchmarks/lite_floor.py``)."""
+        """``front_end="lite"`` serves a copy of the notebook whose metadata asks the
+        hexclass template for hexclass' own front end (``frontend/``), on a port of its own,
+        so that ``benchmarks/lite_floor.py`` opens the same page under both."""
         from hexclass.classroom.serve import TEMPLATES
 
         self.name = name
         self.rows: list[dict] = []
-        self.port = port or free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        self.log = open(workdir / f"{FLOORS[name].stem}-{template}-voila.log", "w")  # noqa: SIM115
-        env = {**os.environ, "JUPYTER_PATH": os.pathsep.join(map(str, [*extra_share, TEMPLATES]))}
+        notebook = FLOORS[name]
+        if front_end != "voila":
+            nb = json.loads(notebook.read_text())
+            nb["metadata"].setdefault("hexclass", {})["front_end"] = front_end
+            (workdir / front_end).mkdir(exist_ok=True)
+            notebook = workdir / front_end / notebook.name
+            notebook.write_text(json.dumps(nb))
+        self.log = open(workdir / f"{notebook.stem}-{front_end}-voila.log", "w")  # noqa: SIM115
+        env = {**os.environ, "JUPYTER_PATH": str(TEMPLATES)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(FLOORS[name]), "--no-browser", f"--port={self.port}",
-             "--Voila.ip=127.0.0.1", f"--template={template}", "--preheat_kernel=True",
+            [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={self.port}",
+             "--Voila.ip=127.0.0.1", "--template=hexclass", "--preheat_kernel=True",
              f"--VoilaKernelManager.default_pool_size={loads}", "--VoilaKernelManager.fill_delay=0"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip

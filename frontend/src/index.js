@@ -1,7 +1,11 @@
-// A minimal front end for a Voilà page (benchmarks/lite_floor.py): the Jupyter kernel
-// connection (@jupyterlab/services), an ipywidgets widget manager (ManagerBase of
+// hexclass' own front end for a Voilà page: the Jupyter kernel connection
+// (@jupyterlab/services), an ipywidgets widget manager (ManagerBase of
 // @jupyter-widgets/base-manager) with the base, controls and ipycanvas modules, and the
 // widget views of the page's outputs -- nothing of JupyterLab's or Voilà's application.
+// The hexclass template loads it instead of Voilà's front end on a page whose notebook
+// asks for it ("hexclass": {"front_end": "lite"}): the seat page, which has to appear
+// quickly on a slow laptop. Widgets it has no module for (the Output widget, third-party
+// widgets) show an error where they stand; such pages keep Voilà's front end.
 //
 // What it does, in the order Voilà 0.5's front end does it:
 // 1. read the kernel id and base URL from the page's `jupyter-config-data`;

@@ -1,7 +1,13 @@
-// Builds the lite front end: src/index.js (and the widgets' CSS) into the lite Voilà
-// template's static folder, where Voilà serves it:
+// Builds hexclass' own page front end: src/index.js (and the widgets' CSS) into the hexclass
+// Voilà template's static folder, where Voilà serves it to the pages whose notebook asks
+// for it ("hexclass": {"front_end": "lite"} in its metadata):
 //
-//     cd benchmarks/lite && npm ci && npm run build
+//     cd frontend && npm ci && npm run build
+//
+// The two files are committed (the wheel and a clean clone serve them without Node). Each
+// starts with a banner naming the SHA-256 of what it was built from (src/, package.json,
+// package-lock.json, build.mjs and ipycanvas' front end); tests/widgets/test_frontend_bundle.py
+// recomputes it, so a source changed without a rebuild fails the tests.
 //
 // ipycanvas 0.14.3's front end is not on the npm registry this project uses (it offers
 // 0.13.3 only), so the bundle takes the one the Python package ships for the classic
@@ -9,14 +15,15 @@
 // @jupyter-widgets/base) and gives it this bundle's @jupyter-widgets/base. PYTHON (default:
 // the project's .venv) says which Python's ipycanvas to take.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const python = process.env.PYTHON || path.resolve(here, '../../.venv/bin/python');
-const outdir = path.join(here, 'share/voila/templates/lite/static/dist');
+const python = process.env.PYTHON || path.resolve(here, '../.venv/bin/python');
+const outdir = path.resolve(here, '../classroom/share/voila/templates/hexclass/static/lite');
 
 const [amdPath, ipycanvasVersion] = execFileSync(python, [
   '-c',
@@ -51,6 +58,21 @@ const ipycanvasFrontend = {
   },
 };
 
+// What the bundle is built from, in a fixed order: the test recomputes this in Python.
+function sourcesDigest() {
+  const files = ['build.mjs', 'package.json', 'package-lock.json'];
+  for (const name of readdirSync(path.join(here, 'src')).sort()) files.push(`src/${name}`);
+  const hash = createHash('sha256');
+  for (const name of files) {
+    hash.update(`${name}\n`);
+    hash.update(readFileSync(path.join(here, name)));
+  }
+  hash.update('ipycanvas/nbextension/static/index.js\n');
+  hash.update(readFileSync(amdPath));
+  return hash.digest('hex');
+}
+const banner = `/* hexclass front end, built by frontend/build.mjs from sources sha256:${sourcesDigest()} */`;
+
 const common = {
   bundle: true,
   minify: true,
@@ -58,10 +80,11 @@ const common = {
   legalComments: 'none',
   logLevel: 'info',
   metafile: true,
+  banner: { js: banner, css: banner },
 };
 const js = await esbuild.build({
   ...common,
-  entryPoints: { 'lite-seat': path.join(here, 'src/index.js') },
+  entryPoints: { page: path.join(here, 'src/index.js') },
   outdir,
   format: 'iife',
   platform: 'browser',
@@ -70,7 +93,7 @@ const js = await esbuild.build({
 });
 await esbuild.build({
   ...common,
-  entryPoints: { 'lite-seat': path.join(here, 'src/style.css') },
+  entryPoints: { page: path.join(here, 'src/style.css') },
   outdir,
   loader: { '.svg': 'dataurl', '.woff': 'dataurl', '.woff2': 'dataurl', '.ttf': 'dataurl' },
 });
