@@ -71,32 +71,69 @@ def bundle_modules() -> set[str]:
     return set(re.findall(r"^\s*'?([@\w/-]+)'?:", block, flags=re.M)) - {"const MODULES = {"}
 
 
-def test_the_seat_page_asks_for_it():
-    meta = json.loads((resources.pages_dir() / "seat.ipynb").read_text())["metadata"]
+@pytest.mark.parametrize("page", ["seat.ipynb", "defender.ipynb"])
+def test_the_pages_students_open_on_their_laptops_ask_for_it(page):
+    """A team seat, and the defender's page (a student playing the AI's side)."""
+    meta = json.loads((resources.pages_dir() / page).read_text())["metadata"]
     assert meta["hexclass"]["front_end"] == "lite"
+    assert meta["hexclass"]["math"] is False  # the lite front end typesets nothing
+
+
+def modules_of_widgets_made_by(build) -> set[tuple[str, str, str]]:
+    """(model module, view module, class) of every widget ``build()`` creates, hidden or not."""
+    from ipywidgets.widgets import widget as widget_module
+
+    before = set(widget_module._instances)
+    build()
+    made = [w for k, w in widget_module._instances.items() if k not in before]
+    assert made
+    return {(w._model_module, w._view_module or "", type(w).__name__) for w in made}
+
+
+def assert_in_bundle(modules) -> None:
+    known = bundle_modules() | {""}
+    missing = sorted(m for m in modules if m[0] not in known or m[1] not in known)
+    assert not missing, f"widgets the lite front end cannot draw: {missing}"
 
 
 def test_every_widget_of_a_seat_page_has_its_module_in_the_bundle(tmp_path):
     """The lite front end knows three widget modules; a widget of any other (the Output
     widget's ``@jupyter-widgets/output``, a third-party package) would show an error on
-    the seat page instead of itself. Each seat of a class is built and every widget it
-    makes is checked, the hidden ones too."""
-    from ipywidgets.widgets import widget as widget_module
-
+    the page instead of itself. Each seat of two classes (one with a student defender) is
+    built and every widget it makes is checked."""
+    from hexclass.classroom.combined_arms import Options
     from hexclass.classroom.sessions import create_class, open_seat, open_store
+    from hexclass.classroom.sessions.roles import enemy_player_layout
     from hexclass.widgets.coop_seat import SeatApp
+    from hexclass.widgets.hidden_seat import HiddenSeatApp
 
     assert bundle_modules() == {"@jupyter-widgets/base", "@jupyter-widgets/controls", "ipycanvas"}
     store = open_store(tmp_path / "class.db")
     try:
-        made = create_class(store, teams=1, seed=3)
-        for seat in made.teams[0].seats:
-            before = set(widget_module._instances)
-            SeatApp(open_seat(store, seat.token), poll=False)
-            made_now = [w for k, w in widget_module._instances.items() if k not in before]
-            assert made_now
-            for w in made_now:
-                assert w._model_module in bundle_modules(), (seat.token, type(w).__name__)
-                assert w._view_module in bundle_modules() | {None, ""}, type(w).__name__
+        plain = create_class(store, teams=1, seed=3)
+        against_a_student = create_class(
+            store, teams=1, seed=3, seats=enemy_player_layout(5), options=Options(enemy_player=True)
+        )
+        # seat_page's two apps: a plain team's seat, and a seat of a class against a student
+        for app, links in ((SeatApp, plain), (HiddenSeatApp, against_a_student)):
+            for seat in links.teams[0].seats:
+                session = open_seat(store, seat.token)
+                assert_in_bundle(
+                    modules_of_widgets_made_by(lambda a=app, s=session: a(s, poll=False))
+                )
     finally:
         store.close()
+
+
+def test_every_widget_of_the_defender_page_has_its_module_in_the_bundle():
+    from hexclass.widgets.defender_app import defender_page
+
+    assert_in_bundle(modules_of_widgets_made_by(lambda: defender_page({"seed": "12"})))
+
+
+def test_a_widget_outside_the_bundle_is_named():
+    """The check itself: an Output widget (Voilà's front end draws it, the lite one cannot)."""
+    import ipywidgets as W
+
+    with pytest.raises(AssertionError, match="Output"):
+        assert_in_bundle(modules_of_widgets_made_by(W.Output))
