@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/seat_protocol_load.py --curve 15,30,60,90 --within 60
     .venv/bin/python benchmarks/seat_protocol_load.py --curve 30,60 --baseline 20ac706
     .venv/bin/python benchmarks/seat_protocol_load.py --seats 30 --warm 120 --follow 120
+    .venv/bin/python benchmarks/seat_protocol_load.py --seats 30 --console-first 60 --console-warm 30
 
 ``class_load.py`` opens real Chromium pages, so its figures mix the students' laptops with
 the school server (on this machine both share two cores). Here each seat is a small
@@ -43,6 +44,11 @@ It reports propagation p50/p95, the moves no seat showed, and the longest silenc
 socket while playing (a page's kernel sends something at least every few seconds: its
 presence check).
 
+``--console-first SECONDS`` opens the instructor's console (the key given on the server's
+key form, the page fetched, its websocket kept open) that long before creating the class,
+as an instructor who makes the class on the console does, and opens the seats right after
+*Create*: the server warms ``--console-warm`` seat kernels while a console is open.
+
 ``--baseline COMMIT`` runs a ``git worktree`` of that commit the same way before this
 tree, count by count, in the same run (the worktree is removed at the end). Clients close
 their sockets at the end (their kernels are then given back by the server's reload
@@ -64,6 +70,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import uuid
 from http.cookies import SimpleCookie
 
@@ -133,9 +140,10 @@ def cookie_header(response) -> str:
     return "; ".join(f"{k}={m.value}" for k, m in jar.items())
 
 
-async def open_seat(url: str, ws_base: str, follow: bool = False) -> dict:
+async def open_seat(url: str, ws_base: str, follow: bool = False, cookies: str = "") -> dict:
     """One seat opened as a browser would, timed stage by stage (seconds from the request).
-    With ``follow`` the websocket stays open, read on by a :class:`SeatReader` (``reader``)."""
+    With ``follow`` the websocket stays open, read on by a :class:`SeatReader` (``reader``).
+    ``cookies`` go with the page's request and its websocket's (the instructor's key)."""
     out: dict = {"url_tail": url[-6:]}
     t0 = time.monotonic()
     first: list[float] = []
@@ -148,8 +156,10 @@ async def open_seat(url: str, ws_base: str, follow: bool = False) -> dict:
     body: list[bytes] = []
     client = AsyncHTTPClient()
     response = await client.fetch(
-        HTTPRequest(url, request_timeout=600, streaming_callback=on_chunk), raise_error=False
-    )
+        HTTPRequest(url, request_timeout=600, streaming_callback=on_chunk,
+                    headers={"Cookie": cookies} if cookies else None),
+        raise_error=False,
+    )  # fmt: skip
     out["status"] = response.code
     out["ttfb"] = first[0] if first else None
     out["render"] = time.monotonic() - t0
@@ -166,7 +176,7 @@ async def open_seat(url: str, ws_base: str, follow: bool = False) -> dict:
     ws = await websocket_connect(
         HTTPRequest(
             f"{ws_base}/api/kernels/{kernel}/channels?session_id={session}",
-            headers={"Cookie": cookie_header(response)},
+            headers={"Cookie": "; ".join(c for c in (cookies, cookie_header(response)) if c)},
             request_timeout=600,
         ),
         max_message_size=64 * 1024 * 1024,
@@ -275,6 +285,26 @@ async def open_class(urls: list[tuple[int, str]], base: str, within: float, foll
             return {"status": f"{type(exc).__name__}: {exc}"}
 
     return await asyncio.gather(*(one(i, u) for i, (_g, u) in enumerate(urls)))
+
+
+async def open_console(target: Target) -> dict:
+    """The instructor's console (the *New class* form), opened as the instructor's browser
+    opens it: the key given on the server's key form (its cookie kept), the page fetched,
+    its kernel's websocket opened and kept (the server warms seats while a console lives)."""
+    client = AsyncHTTPClient()
+    form = await client.fetch(target.base + "/hexclass/instructor-key", raise_error=False)
+    jar = cookie_header(form)
+    if form.code == 200:
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', form.body.decode()).group(1)
+        given = await client.fetch(
+            HTTPRequest(target.base + "/hexclass/instructor-key", method="POST",
+                        body=urllib.parse.urlencode({"_xsrf": xsrf, "key": target.key}),
+                        headers={"Cookie": jar}, follow_redirects=False),
+            raise_error=False,
+        )  # fmt: skip
+        jar = "; ".join(c for c in (jar, cookie_header(given)) if c)
+    url = f"{target.base}/voila/render/classroom/pages/instructor.ipynb"
+    return await open_seat(url, target.base.replace("http://", "ws://"), follow=True, cookies=jar)
 
 
 STAGES = ("ttfb", "render", "ws", "states")
@@ -404,17 +434,47 @@ async def run_seats(target: Target, seats: list[tuple[int, str]], args):
     return rows, loads, followed
 
 
+def make_class(target: Target, seats: int, seed: int) -> list[tuple[int, str]]:
+    links, teams = [], -(-seats // 5)
+    while teams > 0:  # a class has at most 12 teams: more seats are several classes
+        made = target.create_class(min(teams, 12), 5, seed + len(links))
+        links += [(t["game_id"], s["url"]) for t in made["teams"] for s in t["seats"]]
+        teams -= 12
+    return links[:seats]
+
+
+async def console_then_seats(target: Target, seats: int, args):
+    """``--console-first``: the instructor's console opened that long before *Create*, and
+    kept open while the seats open, as in a lesson where the class is made on the console."""
+    console = await open_console(target)
+    if "states" not in console:
+        raise RuntimeError(f"the instructor console did not open: {console.get('status')}")
+    try:
+        await asyncio.sleep(args.console_first)
+        pool = len(kernel_origins(target.log_path)) - 1  # less the solitaire page's
+        links = await asyncio.get_running_loop().run_in_executor(
+            None, make_class, target, seats, args.seed
+        )
+        rows, loads, followed = await run_seats(target, links, args)
+    finally:
+        if console.get("reader") is not None:
+            console.pop("reader").close()
+    return rows, loads, followed, pool
+
+
 def run_count(seats: int, target: Target, args) -> dict:
     target.start()
+    warmed: tuple[float, int | None] = (0.0, None)
+    pool_at_create = None
     try:
-        links, teams = [], -(-seats // 5)
-        while teams > 0:  # a class has at most 12 teams: more seats are several classes
-            made = target.create_class(min(teams, 12), 5, args.seed + len(links))
-            links += [(t["game_id"], s["url"]) for t in made["teams"] for s in t["seats"]]
-            teams -= 12
-        links = links[:seats]
-        warmed = wait_for_pool(target, min(seats, args.class_size or 30), args.warm)
-        rows, loads, followed = asyncio.run(run_seats(target, links, args))
+        if args.console_first > 0:
+            rows, loads, followed, pool_at_create = asyncio.run(
+                console_then_seats(target, seats, args)
+            )
+        else:
+            links = make_class(target, seats, args.seed)
+            warmed = wait_for_pool(target, min(seats, args.class_size or 30), args.warm)
+            rows, loads, followed = asyncio.run(run_seats(target, links, args))
     finally:
         target.stop()
     origins = kernel_origins(target.log_path)
@@ -425,6 +485,7 @@ def run_count(seats: int, target: Target, args) -> dict:
     if followed is not None:
         times = followed["propagation"]
         out["follow"] = {**followed, "p50": pct(times, 50), "p95": pct(times, 95)}
+    out["pool_at_create"] = pool_at_create
     return {**out, "pool_before_s": warmed[0], "pool_ready_before": warmed[1]}
 
 
@@ -454,6 +515,10 @@ def line(r: dict, within: float) -> str:
         f"({r['state_kb_median']:.0f} KB of states, page {r['page_kb_median']:.0f} KB); "
         f"load {r['load_median']} (max {r['load_max']})"
     )
+    if r.get("pool_at_create") is not None:
+        text += (
+            f"; console opened before Create, {r['pool_at_create']} pool kernels started by Create"
+        )
     if r.get("pool_before_s"):
         text += f"; opened {r['pool_before_s']} s after Create, {r['pool_ready_before']} pool kernels started"
     if r["failed"]:
@@ -483,6 +548,11 @@ def main(argv=None) -> int:
                     help="also run a git worktree of this commit, count by count")  # fmt: skip
     ap.add_argument("--class-size", type=int, default=0,
                     help="hexclass serve --class-size (the seat pool's ceiling; default: the server's)")  # fmt: skip
+    ap.add_argument("--console-first", type=float, default=0.0, metavar="SECONDS",
+                    help="open the instructor console this long before creating the class "
+                         "(kept open), then open the seats at once")  # fmt: skip
+    ap.add_argument("--console-warm", type=int, default=0,
+                    help="hexclass serve --console-warm (default: the server's)")  # fmt: skip
     ap.add_argument("--warm", type=float, default=0.0,
                     help="after creating the class, wait up to this long for the seat pool to fill")  # fmt: skip
     ap.add_argument("--follow", type=float, default=0.0, metavar="SECONDS",
@@ -510,7 +580,8 @@ def main(argv=None) -> int:
                     fname = f"{name.split('@')[0].replace(' ', '-')}-{n}"
                     target = Target(fname, tree, workdir)
                     target.serve_args = (
-                        ("--class-size", str(args.class_size)) if args.class_size else ()
+                        *(("--class-size", str(args.class_size)) if args.class_size else ()),
+                        *(("--console-warm", str(args.console_warm)) if args.console_warm else ()),
                     )
                     target.name, target.log_path = name, workdir / f"{fname}-serve.log"
                     r = run_count(n, target, args)
