@@ -126,10 +126,11 @@ def add_serve_command(commands) -> None:
     p.add_argument(
         "--console-warm",
         type=_size,
-        default=10,
+        default=None,
         metavar="N",
         help="when the instructor page opens, preheat N seat kernels for the class about to "
-        "be created: the seats opened in its first minute (10: two teams of five)",
+        "be created, so that its links open at once right after Create (default: the class "
+        "size; about 90 MiB each while they wait)",
     )
     p.add_argument(
         "--cull-after",
@@ -194,7 +195,7 @@ def voila_command(
     *,
     store: str | None = None,
     class_size: int = 30,
-    console_warm: int = 10,
+    console_warm: int | None = None,
     cull_after: float = 120.0,
     reload_grace: float = 10.0,
     max_kernels: int = 8,
@@ -235,6 +236,7 @@ def voila_command(
         cmd.append(f"--HexclassKernelManager.store_path={store}")
     if preheat:
         seat_min = min(2, class_size)
+        warm = class_size if console_warm is None else console_warm  # the class about to come
         pools = {
             SOLITAIRE: {"pool_size": 1},
             SEAT: {"pool_size": seat_min},
@@ -246,7 +248,7 @@ def voila_command(
             "--VoilaKernelManager.fill_delay=0",
             f"--HexclassKernelManager.seat_pool_min={seat_min}",
             f"--HexclassKernelManager.seat_pool_max={class_size}",
-            f"--HexclassKernelManager.console_warm_seats={console_warm}",
+            f"--HexclassKernelManager.console_warm_seats={warm}",
         ]
     return cmd
 

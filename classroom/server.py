@@ -101,7 +101,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
     seat_pool_max = Integer(30, config=True, help="preheated seat kernels at most")
     pool_burst = Integer(4, config=True, help="pool kernels starting at the same time, at most")
     console_warm_seats = Integer(
-        10, config=True, help="seat kernels kept ready after an instructor console opens"
+        30, config=True, help="seat kernels kept ready after an instructor console opens"
     )
     console_warm_for = Float(
         900.0, config=True, help="seconds after a console opens that those seats stay warm"

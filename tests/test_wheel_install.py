@@ -206,7 +206,16 @@ class Served:
         self.log_path = installed.base / f"serve-{self.port}.log"
         self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [installed.hexclass, "serve", f"--port={self.port}", f"--store={self.store}"],
+            # a class of 10: the console this test opens warms that many seat kernels, not
+            # the 30 of the default class (tests/test_serve.py checks the warming itself)
+            [
+                installed.hexclass,
+                "serve",
+                f"--port={self.port}",
+                f"--store={self.store}",
+                "--class-size",
+                "10",
+            ],  # fmt: skip
             stdout=self.log,
             stderr=subprocess.STDOUT,
             cwd=installed.outside,
