@@ -49,13 +49,14 @@ from datetime import UTC, datetime
 
 import tornado.web
 import tornado.websocket
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.services.kernels.kernelmanager import (
     AsyncMappingKernelManager,
     ServerKernelManager,
 )
-from traitlets import Bool, Float, Integer, Unicode, default
+from traitlets import Bool, Float, Integer, Type, Unicode, default
 from traitlets.config import Config
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
@@ -440,8 +441,28 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         )
 
 
+class RenderClient(AsyncKernelClient):
+    """The client a page's notebook is run through (Voilà's renderer, nbclient): no heartbeat.
+
+    jupyter_client runs a client's heartbeat in a thread of its own, with its own event
+    loop, and stopping the client joins that thread from the caller's. Voilà stops the
+    client on the server's event loop once a page's notebook has run. With 60 seat kernels
+    warm (a console open, then 60 seats opened right after *Create*), one such join never
+    returned: that heartbeat was still waiting on a socket event that never came, and the
+    whole server, every page of every student, stopped answering. A heartbeat only tells
+    whether the kernel lives, and a client made by its kernel's manager asks the manager
+    that instead (``KernelClient.is_alive``), as nbclient does; so the renderer's clients
+    start every channel but that one (and the server runs one thread fewer per kernel).
+    """
+
+    def start_channels(self, shell=True, iopub=True, stdin=True, hb=True, control=True):
+        super().start_channels(shell=shell, iopub=iopub, stdin=stdin, hb=False, control=control)
+
+
 class SandboxedKernelManager(ServerKernelManager):
     """One kernel: started through :mod:`hexclass.classroom.sandbox` when it has no key for the store."""
+
+    client_factory = Type(RenderClient, klass=AsyncKernelClient, config=True)
 
     @default("last_activity")
     def _active_from_the_start(self):
