@@ -47,6 +47,8 @@ import sys
 import time
 from datetime import UTC, datetime
 
+import jinja2
+import jinja2.bccache
 import tornado.web
 import tornado.websocket
 from jupyter_client.asynchronous import AsyncKernelClient
@@ -59,6 +61,7 @@ from jupyter_server.services.kernels.kernelmanager import (
 from traitlets import Bool, Float, Integer, Type, Unicode, default
 from traitlets.config import Config
 from voila.app import Voila
+from voila.exporter import VoilaExporter
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.contentshandler import VoilaContentsHandler
@@ -884,6 +887,51 @@ class HexclassVoila(Voila):
         ]
 
 
+class TemplateCode(jinja2.BytecodeCache):
+    """Compiled page templates, kept for the server's life in memory.
+
+    Voilà makes a new nbconvert exporter, with a new Jinja environment, for every page it
+    renders: each preheated kernel's and each request's. So every render lexed, parsed and
+    compiled the whole template chain again (hexclass', Voilà's lab, nbconvert's lab and
+    base, their macros), on the server's event loop. With 60 seat kernels warming and then
+    60 seats opening, ``py-spy`` found the loop busy for a minute at a time, mostly in
+    Jinja's compiler, and requests waited behind it (first byte p95 7.6 s). Jinja checks a
+    stored template against its source's checksum, so an edited template compiles anew.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+def share_compiled_templates() -> dict:
+    """Give every Voilà exporter's environment a :class:`TemplateCode`, one per kind of
+    environment (async or not, its extensions: the code Jinja generates depends on them).
+    Returns the caches by kind."""
+    caches: dict = {}
+    if getattr(VoilaExporter, "_hexclass_shared", None) is not None:
+        return VoilaExporter._hexclass_shared
+    plain = VoilaExporter.environment.fget
+
+    def environment(self):
+        env = plain(self)  # Voilà's: async, with jinja2.ext.do added
+        if env.bytecode_cache is None:
+            kind = (env.is_async, tuple(sorted(env.extensions)))
+            env.bytecode_cache = caches.setdefault(kind, TemplateCode())
+        return env
+
+    VoilaExporter.environment = property(environment)
+    VoilaExporter._hexclass_shared = caches
+    return caches
+
+
 POOLS_OPTION = "--hexclass-pools="
 
 
@@ -895,6 +943,7 @@ def main(argv: list[str] | None = None) -> None:
     for arg in [a for a in argv if a.startswith(POOLS_OPTION)]:
         argv.remove(arg)
         config.VoilaKernelManager.kernel_pools_config = json.loads(arg[len(POOLS_OPTION) :])
+    share_compiled_templates()
     HexclassVoila.launch_instance(argv=argv, config=config)
 
 
