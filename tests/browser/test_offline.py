@@ -14,6 +14,7 @@ pytestmark = pytest.mark.browser
 PAGES = (
     "classroom/pages/home.ipynb",
     "classroom/pages/solitaire.ipynb?seed=3",
+    "classroom/pages/defender.ipynb?seed=3",  # hexclass' own front end, as a seat page's
     "lessons/cherbourg-combat-table.ipynb",
 )
 
@@ -31,6 +32,8 @@ def test_pages_request_nothing_from_outside_the_server(hexclass_server, browser)
                 page.wait_for_load_state("networkidle")
             elif "solitaire" in path:
                 wait_for_board(page)
+            elif "defender" in path:
+                wait_for_board(page, "canvas")
             else:
                 wait_for_widgets(page)
         html = page.content()
