@@ -26,12 +26,8 @@ from voila.exporter import VoilaExporter
 from voila.paths import collect_template_paths
 
 from hexclass import resources
-from hexclass.classroom.server import (
-    RenderClient,
-    SandboxedKernelManager,
-    TemplateCode,
-    share_compiled_templates,
-)
+from hexclass.classroom.page_render import RenderClient, TemplateCode, share_compiled_templates
+from hexclass.classroom.server import SandboxedKernelManager
 
 
 def in_a_thread_of_its_own(coro_fn):
