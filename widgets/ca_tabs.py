@@ -25,6 +25,7 @@ from hexclass.classroom.combined_arms.stats import per_turn
 from . import ca_panels as P
 from .ca_board import PALETTES
 from .ca_controller import BoardController, LocalGame
+from .coop_debrief import png_img
 
 TABS = ["Enemy phase", "Game log", "Score", "Game & help"]
 
@@ -69,7 +70,7 @@ class GameTabs:
 
     def _score_tab(self):
         self.score_html = self.kit.html()
-        self.score_plot = self.kit.make(W.Output)
+        self.score_plot = self.kit.html()  # an image: seat pages have no Output widget
         return self.kit.vbox([self.score_html, self.score_plot])
 
     def _game_controls(self):
@@ -187,9 +188,7 @@ class GameTabs:
         self._scored_for = len(s.actions)
         self._tab(2)
         self.score_html.value = P.score_html(s.result)
-        self.score_plot.clear_output()
-        with self.score_plot:
-            self._plot_turns()
+        self.score_plot.value = self._plot_turns()
         self.tabs.selected_index = 2
 
     def _projection(self) -> str:
@@ -212,14 +211,17 @@ class GameTabs:
             f'win {win:.0%} (the final reveal tests rolled exactly, CA "Victory").</p>'
         )
 
-    def _plot_turns(self) -> None:
-        import matplotlib.pyplot as plt
+    def _plot_turns(self) -> str:
+        """Losses and breaks per turn, as a PNG in the Score tab's HTML (seat pages run on
+        hexclass' own front end, which has no Output widget: ``frontend/README.md``)."""
         import pandas as pd
+        from matplotlib.figure import Figure
 
         df = pd.DataFrame(per_turn(self.state))
         if df.empty:
-            return
-        fig, ax = plt.subplots(figsize=(7, 3))
+            return ""
+        fig = Figure(figsize=(7, 3), layout="tight")
+        ax = fig.subplots()
         ax.plot(df["turn"], df["losses_taken"], marker="o", label="infantry losses taken")
         ax.plot(df["turn"], df["your_platoons_broken"], marker="s", label="your platoons broken")
         ax.plot(
@@ -231,8 +233,9 @@ class GameTabs:
         ax.set_xlabel("turn")
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
-        fig.tight_layout()
-        plt.show()
+        return png_img(
+            fig, "infantry losses, your platoons and enemy counters broken per turn", "turns"
+        )
 
     # --- game management (solitaire) --------------------------------------------------------
     def replace_game(self, state) -> None:

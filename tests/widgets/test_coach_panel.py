@@ -31,3 +31,21 @@ def test_review_waits_for_the_end_then_lists_turns():
     assert app.state.over
     app.coach.review_button.click()
     assert "Turn" in app.coach.text.value or "Well played" in app.coach.text.value
+
+
+def test_an_ended_battle_shows_its_turns_as_an_image_in_the_score_tab():
+    """The Score tab's chart is a PNG inside HTML: seat pages run on hexclass' own front
+    end, which draws no Output widget (frontend/README.md)."""
+    app = solitaire_app(seed=3)
+    from hexclass.classroom.combined_arms import legal_actions
+
+    for _ in range(12):  # end phases until the battle may be ended (before turn 2), then end it
+        if app.state.over:
+            break
+        legal = legal_actions(app.state, "player")
+        app.act(EndGame("player") if EndGame("player") in legal else EndPhase("player"))
+    assert app.state.over and app.tabs.selected_index == 2
+    assert "<img alt='infantry losses, your platoons and enemy counters broken per turn'" in (
+        app.score_plot.value
+    )
+    assert "src='data:image/png;base64," in app.score_plot.value

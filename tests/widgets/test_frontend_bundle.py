@@ -80,12 +80,23 @@ def test_the_pages_students_open_on_their_laptops_ask_for_it(page):
 
 
 def modules_of_widgets_made_by(build) -> set[tuple[str, str, str]]:
-    """(model module, view module, class) of every widget ``build()`` creates, hidden or not."""
+    """(model module, view module, class) of every widget ``build()`` creates, hidden or not,
+    and of those its tabs build when first opened (each tab of every Tab is opened in turn)."""
+    import ipywidgets as W
     from ipywidgets.widgets import widget as widget_module
 
     before = set(widget_module._instances)
     build()
-    made = [w for k, w in widget_module._instances.items() if k not in before]
+    opened: set[str] = set()
+    while True:
+        made = [w for k, w in widget_module._instances.items() if k not in before]
+        tabs = [w for w in made if isinstance(w, W.Tab) and w.model_id not in opened]
+        if not tabs:
+            break
+        for tab in tabs:
+            opened.add(tab.model_id)
+            for i in range(len(tab.children)):
+                tab.selected_index = i
     assert made
     return {(w._model_module, w._view_module or "", type(w).__name__) for w in made}
 
