@@ -17,6 +17,7 @@ import ipywidgets as W
 from hexclass.classroom.combined_arms import new_game
 from hexclass.classroom.combined_arms.game import RecordError, parse_record, record, replay
 from hexclass.classroom.combined_arms.positions import Position, PositionError
+from hexclass.classroom.combined_arms.public import SealedDiceError
 from hexclass.classroom.combined_arms.query import score_now
 from hexclass.classroom.combined_arms.scenarios import load_position, scenario_names
 from hexclass.classroom.combined_arms.state import Options
@@ -217,7 +218,13 @@ class GameTabs:
         import pandas as pd
         from matplotlib.figure import Figure
 
-        df = pd.DataFrame(per_turn(self.state))
+        try:
+            df = pd.DataFrame(per_turn(self.state))
+        except SealedDiceError:  # a seat: the instructor's debrief charts the battle
+            return (
+                "<p class='hx-note'>The turn-by-turn chart of this battle is on the "
+                "instructor's debrief: a seat's copy of the game cannot replay it.</p>"
+            )
         if df.empty:
             return ""
         fig = Figure(figsize=(7, 3), layout="tight")

@@ -27,8 +27,17 @@ def snapshot_row(state, turn: int, losses_taken: int) -> dict:
 
 
 def per_turn(state) -> list[dict]:
-    """One row per finished turn: losses taken so far, platoons broken on each side, ..."""
+    """One row per finished turn: losses taken so far, platoons broken on each side, ...
+
+    The game is replayed from its seed, so only the full game can be charted: a seat's
+    copy (:func:`.public.attacker_copy`, sealed dice, no seed) raises ``SealedDiceError``
+    rather than replaying another board.
+    """
     from .game import replay
+    from .public import SealedDice, SealedDiceError
+
+    if isinstance(state.dice, SealedDice):
+        raise SealedDiceError("a seat's copy of the game holds no seed to replay its turns from")
 
     data = record(state)
     actions = data["actions"]

@@ -204,3 +204,39 @@ def test_lean_states_keep_every_changed_value_and_the_keys_the_browser_defaults_
 def test_an_unknown_control_message_is_still_refused(control_comm):
     with pytest.raises(RuntimeError, match="Unknown"):
         ask(control_comm, "something_else")
+
+
+def test_a_seat_of_an_ended_battle_opens_and_says_where_its_chart_is(team):
+    """A seat's copy of the game has no seed, so it cannot replay its turns for the chart
+    (stats.per_turn); the page opened on the Score tab must still open and say so. With
+    moves played, the replay dealt another board and the seat page failed to open."""
+    from hexclass.classroom.combined_arms import EndGame, EndPhase, Enter, Move, legal_actions
+
+    store, tokens = team
+    gid = open_seat(store, tokens["D"]).game_id
+    for _ in range(80):
+        st = store.state(gid)
+        if st.over:
+            break
+        moves = [a for a in legal_actions(st, "D") if isinstance(a, Enter | Move)]
+        pick = None
+        if moves and st.turn == 1:
+            pick = ("D", moves[0])
+        for seat in sorted(st.seats):
+            acts = legal_actions(st, seat)
+            pick = pick or next(
+                ((seat, a) for a in acts if isinstance(a, EndGame | EndPhase)), None
+            )
+        store.submit(gid, len(st.actions), *pick)
+    state = store.state(gid)
+    assert state.over and any(e.kind == "move" for e in state.events)
+    from hexclass.classroom.combined_arms.public import attacker_copy
+
+    # what a keyless seat kernel holds (the served seat pages): the sealed copy
+    sealed = GameApp(LocalGame(attacker_copy(state)), seat="D", solitaire=False)
+    assert sealed.tabs.selected_index == 2
+    assert "Defeat" in sealed.score_html.value or "Victory" in sealed.score_html.value
+    assert "turn-by-turn chart of this battle is on the instructor" in sealed.score_plot.value
+    # the full game (solitaire, or a kernel with the store's key) charts it
+    full = SeatApp(open_seat(store, tokens["D"]), poll=False)
+    assert "<img alt='infantry losses" in full.app.score_plot.value
