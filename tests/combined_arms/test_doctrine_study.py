@@ -1,0 +1,83 @@
+"""Issue 26's doctrine study (benchmarks/ca_doctrine.py): its positions and its attacker.
+
+The micro study's claims rest on CA "Enemy Fire": a post fires on up to 3 *mutually
+adjacent* hexes, so platoons on alternate sides of it are never caught by one burst; and
+on CA "Fire Attacks": a distant firer's line is blocked by a rifle platoon between.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import statistics
+import sys
+
+from hexclass.classroom.combined_arms import enemy
+from hexclass.classroom.combined_arms.board import DIST
+from hexclass.classroom.combined_arms.lines import friendly_line
+from hexclass.classroom.combined_arms.positions import state_from_position
+
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import ca_doctrine as cd  # noqa: E402
+
+
+def _post(st):
+    return st.board.hex_at(cd.POST)
+
+
+def test_the_alternate_sides_are_never_one_burst_and_a_stack_is():
+    spread = state_from_position(cd.micro_position("spread3"))
+    post = _post(spread)
+    sides = [u.hex for u in spread.units.values() if u.on_board]
+    assert len(set(sides)) == 3 and all(DIST[h][post] == 1 for h in sides)
+    best, clusters, _ = enemy.best_clusters(spread, post)
+    assert clusters and all(len(c) == 1 for c in clusters)  # one hex, one platoon
+    stack = state_from_position(cd.micro_position("stack3"))
+    _, clusters, pay = enemy.best_clusters(stack, _post(stack))
+    (cluster,) = clusters
+    assert len(cluster) == 1 and len(stack.at[cluster[0]]) == 3  # all three in the burst
+
+
+def test_a_spread_assault_costs_a_fraction_of_a_stacked_one():
+    runs = {
+        layout: [cd.play_micro(cd.micro_position(layout), s) for s in range(300)]
+        for layout in ("spread3", "stack3")
+    }
+    mean = {k: {f: statistics.fmean(r[f] for r in v) for f in v[0]} for k, v in runs.items()}
+    assert mean["spread3"]["broken"] >= 0.97
+    assert mean["spread3"]["losses"] * 3 < mean["stack3"]["losses"]
+
+
+def test_mmgs_whose_lines_stay_clear_cut_the_cost_of_closing():
+    pos = cd.micro_position("close3", mmgs=True)
+    st = state_from_position(pos)
+    post = _post(st)
+    closed = state_from_position(cd.micro_position("spread3"))
+    for m in ("M1", "M2"):
+        h = st.units[m].hex
+        assert DIST[h][post] == 3 and not friendly_line(closed, h, post).blocked
+    bare = [cd.play_micro(cd.micro_position("close3"), s)["losses"] for s in range(300)]
+    covered = [cd.play_micro(pos, s)["losses"] for s in range(300)]
+    assert statistics.fmean(covered) < statistics.fmean(bare) / 2
+
+
+def test_the_doctrine_attacker_plays_legal_repeatable_games():
+    for seed in (3, 54):
+        games = [cd.one_game(("doctrine_close", seed)) for _ in range(2)]
+        assert games[0] == games[1]
+        assert games[0]["turns"] >= 1
+
+
+def test_an_assault_side_costs_what_the_other_posts_provoked_there_fire():
+    alone = state_from_position(cd.micro_position("spread3"))
+    assert cd.assault_cost(alone, _post(alone)) == 0.0
+    data = cd.micro_position("spread3").data
+    covered = cd.Position.from_dict(
+        {**data, "enemy": [*data["enemy"], {"hex": "7d", "platoon": "real"}]}
+    )
+    st = state_from_position(covered)
+    cost = cd.assault_cost(st, _post(st))
+    # a real post 2 hexes from a side in the open: 4 chances in 6 (+1 open, -2 range)
+    assert cost is not None and cost >= 4 / 6
