@@ -771,6 +771,7 @@ def one_game(args) -> dict:
         "turns": st.result.turns,
         "enemy_broken": st.enemy_platoons_broken,
         "own_broken": len(st.broken_friendly()),
+        "exploited": len(st.exploited()),
         "losses": dict(losses),
     }
 
@@ -781,8 +782,11 @@ def games(n: int, seed: int, jobs: int, names: list[str]) -> None:
         rows = pool.map(one_game, tasks, chunksize=8)
     base = {r["seed"]: r["expected"] for r in rows if r["name"] == "passive"}
     print(f"\nthe doctrine attacker, seeds {seed}-{seed + n - 1}, each game by its expected score")
-    print("| policy | − passive (95 %) | turns | enemy / own platoons broken | losses by stage |")
-    print("| --- | --- | --- | --- | --- |")
+    print(
+        "| policy | − passive (95 %) | turns | enemy / own platoons broken | exploited "
+        "| losses by stage |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
     for name in names:
         got = [r for r in rows if r["name"] == name]
         d = [r["expected"] - base[r["seed"]] for r in got]
@@ -795,7 +799,8 @@ def games(n: int, seed: int, jobs: int, names: list[str]) -> None:
             f"| {name} | {m:+.2f} ({m - h:+.2f} to {m + h:+.2f}) | "
             f"{statistics.fmean(r['turns'] for r in got):.1f} | "
             f"{statistics.fmean(r['enemy_broken'] for r in got):.2f} / "
-            f"{statistics.fmean(r['own_broken'] for r in got):.2f} | {by} |"
+            f"{statistics.fmean(r['own_broken'] for r in got):.2f} | "
+            f"{statistics.fmean(r['exploited'] for r in got):.2f} | {by} |"
         )
 
 
