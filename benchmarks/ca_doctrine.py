@@ -73,7 +73,9 @@ from hexclass.classroom.combined_arms.positions import (
     state_from_position,
 )
 from hexclass.classroom.combined_arms.quick import (
+    alternate_sides,
     armour_risk_at,
+    assault_sides,
     atg_chance,
     can_exploit_now,
     he_targets,
@@ -103,7 +105,7 @@ OPEN_ROWS = [
 POST = "5d"
 
 
-def alternate_sides(board, post, n: int) -> list:
+def spaced_neighbours(board, post, n: int) -> list:
     """``n`` hexes next to ``post`` with no two touching (at most 3 exist)."""
     out: list = []
     for h in sorted(board.neighbours_on_board[post]):
@@ -117,7 +119,7 @@ def micro_position(layout: str, mmgs: bool = False) -> Position:
     or ``close3`` two hexes out behind the three alternate sides (MMGs 3 hexes out)."""
     board = board_from_rows(OPEN_ROWS)
     post = board.hex_at(POST)
-    sides = alternate_sides(board, post, 3)
+    sides = spaced_neighbours(board, post, 3)
     if layout == "stack3":
         spots = [sides[0]] * 3
     elif layout == "spread2":
@@ -844,28 +846,11 @@ def boards(n: int, seed: int, jobs: int, playouts: int, name: str) -> None:
 
 
 def assault_cost(state, x) -> float | None:
-    """Expected losses per enemy phase on ``x``'s cheapest alternate sides (up to 3).
-
-    A side counts only if no other post is next to it (that one would be tested and
-    fire at 1 hex, CA "Enemy Decisions"); on it a single fresh platoon is fired on by
-    every other post that a payoff of 6 provokes (3+ chances in 6 against it), each
-    weighed by the chance it is real. None if fewer than 2 alternate sides are left.
-    """
-    live = [h for h, p in state.enemy.items() if p.platoon is not None]
-    board = state.board
-    sides = []
-    for a in board.neighbours_on_board[x]:
-        if a in state.enemy or a in board.closed_side_edge:
-            continue
-        if any(DIST[e][a] == 1 for e in live if e != x):
-            continue
-        hits = [(e, enemy.hit_chances(state, e, a)) for e in live if e != x and DIST[e][a] <= 5]
-        sides.append((sum(reveal_chance(state, e) * c / 6 for e, c in hits if 2 * c >= 6), a))
-    chosen: list = []
-    for cost, a in sorted(sides):
-        if all(DIST[a][o] > 1 for _, o in chosen):
-            chosen.append((cost, a))
-    return sum(c for c, _ in chosen[:3]) if len(chosen) >= 2 else None
+    """Expected losses per enemy phase on ``x``'s cheapest alternate sides (up to 3), from
+    the engine's reading of the other posts' fire (:func:`~..quick.assault_sides`); None
+    if fewer than 2 alternate sides are left."""
+    chosen = alternate_sides(assault_sides(state, x))
+    return sum(s.losses for s in chosen) if len(chosen) >= 2 else None
 
 
 def density(n: int, seed: int) -> None:

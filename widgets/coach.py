@@ -96,6 +96,8 @@ def render_suggestion(s) -> str:
         "<div class='hx-coach' style='overflow-wrap:break-word; word-break:normal; line-height:1.4; "
         f"hyphens:manual; min-width:16em'><p>{esc(s.headline)}</p>"
     )
+    if s.why:
+        out += f"<p><b>Why</b>: {esc(s.why)}</p>"
     if items:
         out += f"<ol>{items}</ol>"
     if waits:

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from hexclass.classroom import hexgrid as hg
 from hexclass.classroom.dice import chances
@@ -284,6 +285,51 @@ def cluster_payoff(
     return best_cluster_total(pay)
 
 
+@dataclass(frozen=True)
+class SideCover:
+    """A hex next to an enemy post, and the fire the *other* posts would put there."""
+
+    side: Hex
+    losses: float  # expected losses of one fresh platoon there in the next enemy phase
+    posts: tuple[Hex, ...]  # the other posts that would fire on it
+
+
+def assault_sides(state: GameState, post: Hex) -> list[SideCover]:
+    """The hexes a rifle platoon could assault ``post`` from, with the other posts' fire.
+
+    A side next to another post is left out: that post would be tested and fire at 1
+    hex (CA "Enemy Decisions"). On the others, one fresh platoon draws fire from every
+    real post in range and line, and from every unrevealed one it provokes (a payoff of
+    :data:`~.enemy.PAYOFF_REVEAL`), each weighed by the chance it is real (CA "Enemy
+    Fire"). Your own covering fire is not counted. Cheapest first.
+    """
+    live = [h for h, p in state.enemy.items() if p.platoon is not None and h != post]
+    board = state.board
+    out = []
+    for a in board.neighbours_on_board[post]:
+        if a in state.enemy or a in board.closed_side_edge or any(DIST[e][a] == 1 for e in live):
+            continue
+        losses, posts = 0.0, []
+        for e in live:
+            c = enemy.hit_chances(state, e, a) if within_range(DIST[e][a]) else 0
+            real = state.enemy[e].platoon == REAL
+            if c and (real or enemy.payoff(2, c, False) >= enemy.PAYOFF_REVEAL):
+                losses += reveal_chance(state, e) * c / 6
+                posts.append(e)
+        out.append(SideCover(a, losses, tuple(sorted(posts))))
+    return sorted(out, key=lambda s: (s.losses, s.side))
+
+
+def alternate_sides(sides: list[SideCover], n: int = 3) -> list[SideCover]:
+    """Up to ``n`` of ``sides``, cheapest first, no two touching: a post fires on up to 3
+    *mutually adjacent* hexes (CA "Enemy Fire"), so platoons there never share a burst."""
+    out: list[SideCover] = []
+    for s in sides:
+        if len(out) < n and all(DIST[s.side][o.side] > 1 for o in out):
+            out.append(s)
+    return out
+
+
 def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> float:
     """Chance enemy fire breaks armour standing at ``probe`` this enemy phase.
 
@@ -334,7 +380,10 @@ def can_exploit_now(state: GameState, u: Platoon) -> bool:
 
 
 __all__ = [
+    "SideCover",
     "Sight",
+    "alternate_sides",
+    "assault_sides",
     "armour_faces",
     "armour_risk",
     "armour_risk_at",

@@ -16,7 +16,7 @@ from hexclass.classroom.combined_arms import (
     record,
 )
 from hexclass.classroom.combined_arms.bots import make_policy
-from hexclass.classroom.combined_arms.bots.coach import review, suggest
+from hexclass.classroom.combined_arms.bots.coach import _cover_note, review, suggest
 from hexclass.classroom.combined_arms.game import new_game
 from hexclass.classroom.combined_arms.positions import sketch
 
@@ -141,3 +141,42 @@ def test_waiting_is_weighed_against_the_best_attack_with_its_orders():
         assert acting == ("that attack's first steps" in s.headline), s.lines()
         assert acting or "has nothing for your platoons to do yet" in s.headline
     assert found, "no board of the eight made the search prefer waiting"
+
+
+def test_a_post_alone_is_said_to_stand_alone():
+    """CA "Enemy Fire": with no other post in range, nothing covers its sides."""
+    g = sketch({"5d": "woods"}, {}, {"5d": "real"})
+    assert _cover_note(g) == "The post at 5d stands alone: no other post covers its sides."
+
+
+def test_the_trade_off_names_the_posts_that_cover_the_least_covered_one():
+    """A real post 2 hexes from 5d's sides fires on them (CA "Enemy Fire"); an unrevealed
+    one that a single platoon does not provoke holds its fire (CA "Enemy Decisions")."""
+    g = sketch({"5d": "woods", "7d": "woods"}, {}, {"5d": "real", "7d": "real"})
+    note = _cover_note(g)
+    assert "the post least covered, has 1 other post (" in note, note
+    assert "able to fire on its best sides" in note and 'CA "Enemy Fire"' in note
+    # 4 hexes from 5d's nearest side in the open: 2 chances, a payoff of 4 from one
+    # platoon, so unrevealed it holds its fire; revealed, it fires whatever the payoff
+    far = sketch({"5d": "woods", "5i": "woods"}, {}, {"5d": "real", "5i": "potential"})
+    assert "stands alone" in _cover_note(far)
+    far_real = sketch({"5d": "woods", "5i": "woods"}, {}, {"5d": "real", "5i": "real"})
+    assert "has 1 other post (" in _cover_note(far_real)
+
+
+def test_the_coach_explains_why_waiting_is_worth_as_much_as_attacking():
+    """On fresh boards the posts cover each other: when waiting is the pick, the coach
+    says which post is least covered, by how many others, and what a platoon would draw
+    there; when an attack is the pick it has nothing to explain."""
+    found = 0
+    for seed in range(1, 9):
+        g = new_game(seed, Options(auto_decisions=True))
+        s = suggest(g, "player", seconds=0.4, seed=seed)
+        if s.plan not in ("hold", "end"):
+            assert s.why == "" and not any(x.startswith("Why:") for x in s.lines())
+            continue
+        found += 1
+        covered = ("The enemy posts cover each other. Even ", "No enemy post has two sides")
+        assert s.why.startswith(covered), s.why
+        assert s.why == _cover_note(g) and f"Why: {s.why}" in s.lines()
+    assert found

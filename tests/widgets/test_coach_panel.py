@@ -19,6 +19,10 @@ def test_solitaire_app_has_the_coach_and_suggest_explains_orders():
     assert app.game.check(first).accepted  # the suggestion is a legal order now
     if getattr(first, "unit", None):
         assert app.selected == first.unit
+    # when sitting the turn out is worth as much as attacking, the panel says why, in a
+    # paragraph of its own (the pick depends on the playouts the time allowed)
+    waiting = app.coach.last.plan in ("hold", "end")
+    assert ("<p><b>Why</b>: " in text) == waiting, text
 
 
 def test_review_waits_for_the_end_then_lists_turns():

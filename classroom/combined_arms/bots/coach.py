@@ -31,7 +31,7 @@ from ..board import DEFENSIVE, DIST, HULL_DOWN
 from ..engine import apply, check
 from ..odds import mortar_odds
 from ..outlook import end_distribution
-from ..quick import armour_risk, reveal_chance
+from ..quick import alternate_sides, armour_risk, assault_sides, reveal_chance
 from ..reasons import DECISIONS, ENEMY_FIRE, FIRE, MORTARS, MOVEMENT, VICTORY
 from ..state import SOLITAIRE_SEATS, GameState
 from ..units import BOARD, REAL, Platoon
@@ -76,9 +76,10 @@ class Suggestion:
     end_win: float | None = None
     waits: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    why: str = ""  # when waiting is worth as much as attacking: how the posts cover each other
 
     def lines(self) -> list[str]:
-        out = [self.headline]
+        out = [self.headline] + ([f"Why: {self.why}"] if self.why else [])
         out += [f"{o.text}: {o.why}" for o in self.orders]
         out += self.waits
         return out
@@ -136,6 +137,7 @@ def suggest(
     sug.waits += waits
     if attack != plan:
         acting = any(not isinstance(o.action, (EndPhase, EndGame)) for o in orders)
+        sug.why = _cover_note(state)
         sug.headline += _trade_off(choice, plan, attack) + (
             " The orders below are that attack's first steps, for you to weigh."
             if acting
@@ -172,6 +174,40 @@ def _trade_off(choice, safe: str, attack: str) -> str:
         f" {PLAN_WORDS[safe].split(' (')[0].capitalize()} is worth as much as attacking "
         f"here: {safe_value:.1f} against {attack_value:.1f} for {PLAN_WORDS[attack]}, so "
         f"attacking costs {max(0.0, safe_value - attack_value):.1f} on average.{gain}"
+    )
+
+
+def _cover_note(state: GameState) -> str:
+    """Why attacking does not pay here: how the posts cover each other.
+
+    The post whose best alternate sides draw least fire from the other posts (the
+    engine's reading, :func:`~..quick.assault_sides`), and what one platoon there would
+    draw each enemy phase before any covering fire.
+    """
+    best = None
+    for h, post in sorted(state.enemy.items()):
+        if post.platoon is None:
+            continue
+        sides = alternate_sides(assault_sides(state, h))
+        if len(sides) >= 2:
+            per = sum(s.losses for s in sides) / len(sides)
+            if best is None or per < best[0]:
+                best = (per, h, sides)
+    if best is None:
+        return (
+            "No enemy post has two sides a company could assault it from without "
+            f"standing next to another post ({DECISIONS})."
+        )
+    per, h, sides = best
+    covering = sorted({e for s in sides for e in s.posts})
+    if not covering:
+        return f"The post at {state.label(h)} stands alone: no other post covers its sides."
+    names = ", ".join(state.label(e) for e in covering)
+    return (
+        f"The enemy posts cover each other. Even {state.label(h)}, the post least "
+        f"covered, has {len(covering)} other post{'s' if len(covering) > 1 else ''} ({names}) "
+        f"able to fire on its best sides: about {per:.1f} losses per platoon each enemy "
+        f"phase there, before your covering fire ({ENEMY_FIRE}; {DECISIONS})."
     )
 
 
