@@ -330,6 +330,30 @@ def alternate_sides(sides: list[SideCover], n: int = 3) -> list[SideCover]:
     return out
 
 
+@dataclass(frozen=True)
+class PostCover:
+    """How well the other posts cover one post: its cheapest alternate sides."""
+
+    post: Hex
+    losses: float  # mean expected losses of one platoon on those sides, per enemy phase
+    sides: tuple[SideCover, ...]
+
+    @property
+    def covering(self) -> tuple[Hex, ...]:
+        """The other posts that would fire on those sides."""
+        return tuple(sorted({e for s in self.sides for e in s.posts}))
+
+
+def covered_posts(state: GameState) -> list[PostCover]:
+    """Every live post with 2 or more alternate sides, least covered first."""
+    out = []
+    for h, post in sorted(state.enemy.items()):
+        sides = alternate_sides(assault_sides(state, h)) if post.platoon is not None else []
+        if len(sides) >= 2:
+            out.append(PostCover(h, sum(s.losses for s in sides) / len(sides), tuple(sides)))
+    return sorted(out, key=lambda c: (c.losses, c.post))
+
+
 def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> float:
     """Chance enemy fire breaks armour standing at ``probe`` this enemy phase.
 
@@ -380,7 +404,9 @@ def can_exploit_now(state: GameState, u: Platoon) -> bool:
 
 
 __all__ = [
+    "PostCover",
     "SideCover",
+    "covered_posts",
     "Sight",
     "alternate_sides",
     "assault_sides",

@@ -31,7 +31,7 @@ from ..board import DEFENSIVE, DIST, HULL_DOWN
 from ..engine import apply, check
 from ..odds import mortar_odds
 from ..outlook import end_distribution
-from ..quick import alternate_sides, armour_risk, assault_sides, reveal_chance
+from ..quick import armour_risk, covered_posts, reveal_chance
 from ..reasons import DECISIONS, ENEMY_FIRE, FIRE, MORTARS, MOVEMENT, VICTORY
 from ..state import SOLITAIRE_SEATS, GameState
 from ..units import BOARD, REAL, Platoon
@@ -181,33 +181,26 @@ def _cover_note(state: GameState) -> str:
     """Why attacking does not pay here: how the posts cover each other.
 
     The post whose best alternate sides draw least fire from the other posts (the
-    engine's reading, :func:`~..quick.assault_sides`), and what one platoon there would
+    engine's reading, :func:`~..quick.covered_posts`), and what one platoon there would
     draw each enemy phase before any covering fire.
     """
-    best = None
-    for h, post in sorted(state.enemy.items()):
-        if post.platoon is None:
-            continue
-        sides = alternate_sides(assault_sides(state, h))
-        if len(sides) >= 2:
-            per = sum(s.losses for s in sides) / len(sides)
-            if best is None or per < best[0]:
-                best = (per, h, sides)
-    if best is None:
+    posts = covered_posts(state)
+    if not posts:
         return (
             "No enemy post has two sides a company could assault it from without "
             f"standing next to another post ({DECISIONS})."
         )
-    per, h, sides = best
-    covering = sorted({e for s in sides for e in s.posts})
-    if not covering:
-        return f"The post at {state.label(h)} stands alone: no other post covers its sides."
-    names = ", ".join(state.label(e) for e in covering)
+    best = posts[0]
+    where = state.label(best.post)
+    if not best.covering:
+        return f"The post at {where} stands alone: no other post covers its sides."
+    n = len(best.covering)
+    names = ", ".join(state.label(e) for e in best.covering)
     return (
-        f"The enemy posts cover each other. Even {state.label(h)}, the post least "
-        f"covered, has {len(covering)} other post{'s' if len(covering) > 1 else ''} ({names}) "
-        f"able to fire on its best sides: about {per:.1f} losses per platoon each enemy "
-        f"phase there, before your covering fire ({ENEMY_FIRE}; {DECISIONS})."
+        f"The enemy posts cover each other. Even {where}, the post least covered, has {n} "
+        f"other post{'s' if n > 1 else ''} ({names}) able to fire on its best sides: about "
+        f"{best.losses:.1f} losses per platoon each enemy phase there, before your covering "
+        f"fire ({ENEMY_FIRE}; {DECISIONS})."
     )
 
 
