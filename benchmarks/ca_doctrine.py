@@ -82,7 +82,7 @@ from hexclass.classroom.combined_arms.quick import (
     pin_chances,
     reveal_chance,
 )
-from hexclass.classroom.combined_arms.simulate import expected_at_end
+from hexclass.classroom.combined_arms.simulate import board_baseline, expected_at_end
 from hexclass.classroom.combined_arms.state import Options
 from hexclass.classroom.combined_arms.units import BOARD, COMPANIES, OFF, REAL, Platoon
 
@@ -822,14 +822,7 @@ def board_value(args) -> tuple[int, float, float]:
                 break
             apply(c, a)
         values.append(c.result.total if c.over else end_value(c)[0])
-    return seed, end_value_after_turn_one(g), statistics.fmean(values)
-
-
-def end_value_after_turn_one(g) -> float:
-    c = planning_copy(g, random.Random(0))
-    while c.turn == 1:
-        apply(c, _close_phase(c, P))
-    return end_value(c)[0]
+    return seed, board_baseline(seed)[0], statistics.fmean(values)
 
 
 def boards(n: int, seed: int, jobs: int, playouts: int, name: str) -> None:
