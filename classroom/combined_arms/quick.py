@@ -335,8 +335,9 @@ class PostCover:
     """How well the other posts cover one post: its cheapest alternate sides."""
 
     post: Hex
-    losses: float  # mean expected losses of one platoon on those sides, per enemy phase
+    losses: float  # mean expected losses of one platoon alone on one of those sides
     sides: tuple[SideCover, ...]
+    draw: float = 0.0  # expected losses of a platoon on each of those sides: see company_draw
 
     @property
     def covering(self) -> tuple[Hex, ...]:
@@ -344,14 +345,31 @@ class PostCover:
         return tuple(sorted({e for s in self.sides for e in s.posts}))
 
 
+def company_draw(state: GameState, sides: list[SideCover]) -> float:
+    """Expected losses per enemy phase of a company with one platoon on each of ``sides``.
+
+    Each covering post fires once, on one cluster (CA "Enemy Decisions"), and no two
+    alternate sides share a cluster, so a post that reaches several of them hits only
+    the one where its chances are best; each post is weighed by the chance it is real.
+    """
+    best: dict[Hex, float] = {}
+    for s in sides:
+        for e in s.posts:
+            p = reveal_chance(state, e) * enemy.hit_chances(state, e, s.side) / 6
+            best[e] = max(best.get(e, 0.0), p)
+    return sum(best.values())
+
+
 def covered_posts(state: GameState) -> list[PostCover]:
-    """Every live post with 2 or more alternate sides, least covered first."""
+    """Every live post with 2 or more alternate sides, least covered first (by the fire a
+    company on those sides would draw)."""
     out = []
     for h, post in sorted(state.enemy.items()):
         sides = alternate_sides(assault_sides(state, h)) if post.platoon is not None else []
         if len(sides) >= 2:
-            out.append(PostCover(h, sum(s.losses for s in sides) / len(sides), tuple(sides)))
-    return sorted(out, key=lambda c: (c.losses, c.post))
+            mean = sum(s.losses for s in sides) / len(sides)
+            out.append(PostCover(h, mean, tuple(sides), company_draw(state, sides)))
+    return sorted(out, key=lambda c: (c.draw, c.losses, c.post))
 
 
 def armour_risk(state: GameState, probe: Platoon, only: Hex | None = None) -> float:
@@ -417,6 +435,7 @@ __all__ = [
     "best_cluster_total",
     "can_exploit_now",
     "cluster_payoff",
+    "company_draw",
     "group_pin",
     "he_targets",
     "infantry_hit_chances",

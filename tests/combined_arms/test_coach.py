@@ -19,6 +19,7 @@ from hexclass.classroom.combined_arms.bots import make_policy
 from hexclass.classroom.combined_arms.bots.coach import _cover_note, review, suggest
 from hexclass.classroom.combined_arms.game import new_game
 from hexclass.classroom.combined_arms.positions import sketch
+from hexclass.classroom.combined_arms.quick import covered_posts
 
 
 def test_suggests_the_assault_with_its_exact_break_odds():
@@ -162,6 +163,20 @@ def test_the_trade_off_names_the_posts_that_cover_the_least_covered_one():
     assert "stands alone" in _cover_note(far)
     far_real = sketch({"5d": "woods", "5i": "woods"}, {}, {"5d": "real", "5i": "real"})
     assert "has 1 other post (" in _cover_note(far_real)
+
+
+def test_a_covering_post_is_counted_once_for_the_company():
+    """7d reaches two of 5d's alternate sides (6c and 5e, 4 chances each), but it fires on
+    one cluster a phase and alternate sides never share one (CA "Enemy Decisions"): a
+    platoon on each side draws 4/6 of a loss between them, not 4/6 each."""
+    g = sketch({"5d": "woods", "7d": "woods"}, {}, {"5d": "real", "7d": "real"})
+    best = covered_posts(g)[0]
+    assert g.label(best.post) == "5d"
+    assert sorted(g.label(s.side) for s in best.sides if s.posts) == ["5e", "6c"]
+    assert sum(s.losses for s in best.sides) == pytest.approx(8 / 6)
+    assert best.draw == pytest.approx(4 / 6)
+    note = _cover_note(g)
+    assert "It fires once, so a platoon on each side would take about 0.7 losses" in note
 
 
 def test_the_coach_explains_why_waiting_is_worth_as_much_as_attacking():

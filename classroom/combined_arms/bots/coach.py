@@ -181,8 +181,8 @@ def _cover_note(state: GameState) -> str:
     """Why attacking does not pay here: how the posts cover each other.
 
     The post whose best alternate sides draw least fire from the other posts (the
-    engine's reading, :func:`~..quick.covered_posts`), and what one platoon there would
-    draw each enemy phase before any covering fire.
+    engine's reading, :func:`~..quick.covered_posts`), and what a company with a platoon
+    on each of them would draw each enemy phase before any covering fire.
     """
     posts = covered_posts(state)
     if not posts:
@@ -198,9 +198,10 @@ def _cover_note(state: GameState) -> str:
     names = ", ".join(state.label(e) for e in best.covering)
     return (
         f"The enemy posts cover each other. Even {where}, the post least covered, has {n} "
-        f"other post{'s' if n > 1 else ''} ({names}) able to fire on its best sides: about "
-        f"{best.losses:.1f} losses per platoon each enemy phase there, before your covering "
-        f"fire ({ENEMY_FIRE}; {DECISIONS})."
+        f"other post{'s' if n > 1 else ''} ({names}) able to fire on its best sides. "
+        f"{'Each' if n > 1 else 'It'} fires once, so a platoon on each side would take about {best.draw:.1f} losses "
+        f"between them each enemy phase, before your covering fire ({ENEMY_FIRE}; "
+        f"{DECISIONS})."
     )
 
 
