@@ -43,14 +43,16 @@ for every order.
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing import Pool
 
 from hexclass.classroom import hexgrid as hg
-from hexclass.classroom.combined_arms import enemy, new_game
+from hexclass.classroom.combined_arms import enemy, mortars, new_game
 from hexclass.classroom.combined_arms.actions import CallMortar, DeclareFire, EndGame, Face
 from hexclass.classroom.combined_arms.board import DEFENSIVE, DIST
 from hexclass.classroom.combined_arms.bots.approach import mortar_risk
@@ -78,6 +80,7 @@ from hexclass.classroom.combined_arms.quick import (
     assault_sides,
     atg_chance,
     can_exploit_now,
+    company_draw,
     he_targets,
     pin_chances,
     reveal_chance,
@@ -237,6 +240,22 @@ def micro(seeds: int) -> None:
         )
 
 
+def infantry_in(state, h) -> int:
+    return sum(1 for i in state.at.get(h, ()) if i[0] != "A")
+
+
+@contextmanager
+def enemy_phase_smoke(state):
+    """The board as the next enemy phase will see it: smoke laid before this turn clears
+    at the end of this fire phase (docs/rules-notes.md, "Mortars and smoke")."""
+    saved = state.smoke
+    state.smoke = {h: t for h, t in saved.items() if t > state.turn}
+    try:
+        yield state
+    finally:
+        state.smoke = saved
+
+
 # --- the doctrine attacker ----------------------------------------------------------------------
 
 
@@ -259,6 +278,10 @@ class Doctrine:
     mmg_threat: float = 1.0  # an MMG's cost per expected loss where it comes on
     fire_base: bool = False  # the next company pins the posts supporting the one attacked
     base_threat: float = 2.0  # a fire-base spot's cost per expected loss there
+    smoke: bool = False  # smoke across the other posts' lines while the company closes
+    smoke_gain: float = 0.1  # least expected losses a smoke round must save
+    smoke_staging: bool = False  # smoke also while the company stages 2 hexes out
+    smoke_pins: bool = True  # count on the covering fire planned this phase when smoking
 
 
 PRESETS = {
@@ -266,6 +289,12 @@ PRESETS = {
     "doctrine_close": replace(Doctrine(), close_risk=1.0, max_wait=1),  # closes once staged
     "doctrine_base": replace(Doctrine(), close_risk=1.0, max_wait=1, fire_base=True),
     "doctrine_bold": replace(Doctrine(), close_risk=1.0, max_wait=1, threat=0.3, min_value=-0.5),
+    "doctrine_smoke": replace(  # smoke while the company closes and assaults
+        Doctrine(), close_risk=1.0, max_wait=1, smoke=True
+    ),
+    "doctrine_smoke_all": replace(  # smoke while it stages, too
+        Doctrine(), close_risk=1.0, max_wait=1, smoke=True, smoke_staging=True
+    ),
 }
 
 
@@ -319,6 +348,9 @@ class DoctrinePolicy:
         fresh platoon there already makes a payoff of 6 (CA "Enemy Decisions"); and the
         enemy mortars, from the approach executor's reading of the engine.
         """
+        if any(t <= state.turn for t in state.smoke.values()):
+            with enemy_phase_smoke(state):
+                return self.threat(state, h, skip, pinned)
         pinned = pinned or {}
         total = 0.0
         for e, post in state.enemy.items():
@@ -616,7 +648,13 @@ class DoctrinePolicy:
 
     # --- fire ---------------------------------------------------------------------------------------
     def fire(self, state, seat):
-        """The assault first, then the mortars, then covering fire (CA "Fire Attacks")."""
+        """The mortars (called before any fire: CA "Mortars"), then the assault, then
+        covering fire (CA "Fire Attacks")."""
+        if "mortar" not in self._done:
+            self._done.add("mortar")
+            a = self.mortar(state, seat, self.assaulted(state))
+            if a is not None:
+                return a
         for c in self.active:
             x = self.obj[c]
             post = state.enemy.get(x)
@@ -628,21 +666,8 @@ class DoctrinePolicy:
             if post is not None and post.platoon is not None and firers:
                 self._done.update(firers)
                 return DeclareFire(seat, x, firers, True)
-        assaulted = {  # posts that fresh platoons next to them assault: no one else fires
-            self.obj[c]
-            for c in self.active
-            if any(
-                u.on_board and u.fresh and DIST[u.hex][self.obj[c]] == 1
-                for u in self.company(state, c)
-            )
-        }
-        if "mortar" not in self._done:
-            self._done.add("mortar")
-            a = self.mortar(state, seat, assaulted)
-            if a is not None:
-                return a
         if self._alloc is None:
-            self._alloc = self.allocate(state, assaulted)
+            self._alloc = self.allocate(state, self.assaulted(state))
         while self._alloc:
             target, firers = self._alloc[0]
             for uid in firers:
@@ -658,8 +683,22 @@ class DoctrinePolicy:
                 return a
         return None
 
+    def assaulted(self, state) -> set:
+        """Posts that fresh platoons next to them assault: no one else fires on them."""
+        return {
+            self.obj[c]
+            for c in self.active
+            if any(
+                u.on_board and u.fresh and DIST[u.hex][self.obj[c]] == 1
+                for u in self.company(state, c)
+            )
+        }
+
     def dangers(self, state) -> dict:
         """Expected losses each post would inflict now, plus the posts attacked."""
+        if any(t <= state.turn for t in state.smoke.values()):
+            with enemy_phase_smoke(state):
+                return self.dangers(state)
         out = {}
         infantry = [(h, sum(1 for i in ids if i[0] != "A")) for h, ids in state.at.items()]
         for e, post in state.enemy.items():
@@ -713,6 +752,19 @@ class DoctrinePolicy:
         return sorted(plan.items())
 
     def mortar(self, state, seat, assaulted):
+        """Smoke while a company closes or assaults (``smoke``), if it saves enough;
+        else high explosive."""
+        if (
+            self.k.smoke
+            and state.smoke_ammo > 0
+            and any(self.k.smoke_staging or self.modes[c][0] != "stage" for c in self.active)
+        ):
+            a = self.smoke_call(state, seat)
+            if a is not None:
+                return a
+        return self.he_call(state, seat, assaulted)
+
+    def he_call(self, state, seat, assaulted):
         """High explosive on the eligible hex whose 3-hex fall cuts most danger."""
         danger = self.dangers(state)
         best, best_v = None, 0.2
@@ -729,6 +781,84 @@ class DoctrinePolicy:
             if v > best_v:
                 best, best_v = CallMortar(seat, h, spotter), v
         return best
+
+    def exposure(self, state, smoke: dict, pinned: dict | None = None) -> float:
+        """Expected losses of all your infantry next enemy phase with ``smoke`` on the
+        board (CA "Mortars": smoke blocks lines as woods do). Each post fires once, on
+        its best cluster (the engine's :func:`~enemy.best_clusters`, ties shared out;
+        CA "Enemy Decisions"); an unrevealed one only when provoked, and weighed by the
+        chance it is real; the enemy mortars as the policy reads them."""
+        saved, state.smoke = state.smoke, smoke
+        try:
+            total = 0.0
+            for e, post in state.enemy.items():
+                if post.platoon is None:
+                    continue
+                best, winners, pay = enemy.best_clusters(state, e)
+                if not winners:
+                    continue
+                near = any(pay[h].adjacent for cl in winners for h in cl)
+                if post.platoon != REAL and not enemy.platoon_test_due(near, True, best):
+                    continue
+                hits = statistics.fmean(
+                    sum(
+                        infantry_in(state, h) * pay[h].chances / 6 * (2 if pay[h].adjacent else 1)
+                        for h in cl
+                    )
+                    for cl in winners
+                )
+                total += reveal_chance(state, e) * (1 - (pinned or {}).get(e, 0.0)) * hits
+            return total + sum(infantry_in(state, h) * mortar_risk(state, h, {}) for h in state.at)
+        finally:
+            state.smoke = saved
+
+    def planned_pins(self, state) -> dict:
+        """Chance this phase's covering fire (:meth:`allocate`, as it stands before the
+        smoke lands) pins each post: a pinned post does not fire (CA "Enemy Decisions")."""
+        if not self.k.smoke_pins:
+            return {}
+        out = {}
+        for e, firers in self.allocate(state, self.assaulted(state)):
+            miss = 1.0
+            for uid in firers:
+                miss *= 1 - pin_chances(state, state.units[uid], e) / 6
+            out[e] = 1 - miss
+        return out
+
+    def smoke_call(self, state, seat):
+        """The smoke target whose landing (each of the 6 scatter corners alike: CA
+        "Mortars") cuts most of the enemy phase's expected losses. Only this fire
+        phase's smoke is left by then (docs/rules-notes.md, "Mortars and smoke")."""
+        tables = state.board.hit_tables
+        known = set(tables)
+        last = state.turn + 1
+        kept = {h: t for h, t in state.smoke.items() if t > state.turn}
+        seen: dict = {}
+        pinned = self.planned_pins(state)
+
+        def with_smoke(hexes) -> float:
+            key = frozenset(hexes)
+            if key not in seen:
+                seen[key] = self.exposure(state, {**kept, **{h: last for h in hexes}}, pinned)
+            return seen[key]
+
+        try:
+            base = with_smoke(())
+            best, best_v = None, self.k.smoke_gain
+            for h, spotter in mortars.friendly_targets(state, smoke=True).items():
+                if all(DIST[h][self.obj[c]] > 4 for c in self.active):
+                    continue
+                falls = [
+                    [x for x in mortars.impact_hexes(h, k) if x in state.board.hex_set]
+                    for k in range(6)
+                ]
+                v = base - statistics.fmean(with_smoke(f) for f in falls)
+                if v > best_v:
+                    best, best_v = CallMortar(seat, h, spotter, True), v
+            return best
+        finally:
+            for k in set(tables) - known:  # forget the smoke patterns only imagined
+                del tables[k]
 
 
 # --- the games and the boards ---------------------------------------------------------------------
@@ -774,6 +904,7 @@ def one_game(args) -> dict:
         "enemy_broken": st.enemy_platoons_broken,
         "own_broken": len(st.broken_friendly()),
         "exploited": len(st.exploited()),
+        "smoke": sum(1 for ev in st.events if ev.kind == "mortar" and ev.data.get("smoke")),
         "losses": dict(losses),
     }
 
@@ -786,9 +917,9 @@ def games(n: int, seed: int, jobs: int, names: list[str]) -> None:
     print(f"\nthe doctrine attacker, seeds {seed}-{seed + n - 1}, each game by its expected score")
     print(
         "| policy | − passive (95 %) | turns | enemy / own platoons broken | exploited "
-        "| losses by stage |"
+        "| smoke rounds | losses by stage |"
     )
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for name in names:
         got = [r for r in rows if r["name"] == name]
         d = [r["expected"] - base[r["seed"]] for r in got]
@@ -802,7 +933,8 @@ def games(n: int, seed: int, jobs: int, names: list[str]) -> None:
             f"{statistics.fmean(r['turns'] for r in got):.1f} | "
             f"{statistics.fmean(r['enemy_broken'] for r in got):.2f} / "
             f"{statistics.fmean(r['own_broken'] for r in got):.2f} | "
-            f"{statistics.fmean(r['exploited'] for r in got):.2f} | {by} |"
+            f"{statistics.fmean(r['exploited'] for r in got):.2f} | "
+            f"{statistics.fmean(r['smoke'] for r in got):.2f} | {by} |"
         )
 
 
@@ -838,12 +970,96 @@ def boards(n: int, seed: int, jobs: int, playouts: int, name: str) -> None:
     )
 
 
+def fork_value(state, pol, first, turn: int) -> tuple[int, float]:
+    """Play a planning copy on with ``pol``: the losses added until the next turn's move
+    phase (the enemy phase ahead), and the score at the end (as :func:`board_value`)."""
+    seen = len(state.events)
+    short = None
+    if first is not None:
+        apply(state, first)
+    for _ in range(20 * 2 * (MAX_ACTIONS_PER_PHASE + 2)):
+        if state.over:
+            break
+        if short is None and state.turn > turn and state.phase == "friendly_move":
+            short = added_losses(state.events[seen:])
+        a = pol.act(state, P)
+        if isinstance(a, EndGame):
+            break
+        apply(state, a)
+    short = added_losses(state.events[seen:]) if short is None else short
+    return short, (state.result.total if state.over else end_value(state)[0])
+
+
+def added_losses(events) -> int:
+    """Infantry losses added (the track itself wraps at 8: CA "Losses")."""
+    return sum(ev.data.get("added", 0) for ev in events if ev.kind == "losses")
+
+
+def smoke_game(args) -> list[tuple]:
+    """Each time ``doctrine_smoke_all`` calls smoke, the game forks on planning copies
+    with the same dice: the smoke, or no mortar call (and no more smoke that game)."""
+    seed, forks = args
+    st = new_game(seed, Options(auto_decisions=True))
+    pol = policy("doctrine_smoke_all")
+    rows = []
+    for _ in range(20 * 2 * (MAX_ACTIONS_PER_PHASE + 2)):
+        if st.over:
+            break
+        a = pol.act(st, P)
+        if isinstance(a, CallMortar) and a.smoke:
+            kept = {h: t for h, t in st.smoke.items() if t > st.turn}
+            falls = [
+                [x for x in mortars.impact_hexes(a.target, k) if x in st.board.hex_set]
+                for k in range(6)
+            ]
+            pins = pol.planned_pins(st)
+            base = pol.exposure(st, kept, pins)
+            said = base - statistics.fmean(
+                pol.exposure(st, {**kept, **{h: st.turn + 1 for h in f}}, pins) for f in falls
+            )
+            rng = random.Random(seed * 1000 + st.turn)
+            for _ in range(forks):
+                dice = rng.getrandbits(62)
+                got = []
+                for smoke in (True, False):
+                    c = planning_copy(st, random.Random(dice))
+                    p = copy.deepcopy(pol)
+                    p._phase = (c.uid, c.turn, c.phase)  # the copy's phase: keep its memory
+                    if not smoke:
+                        p.k = replace(p.k, smoke=False)
+                        p._done.discard("mortar")
+                    got.append(fork_value(c, p, a if smoke else None, st.turn))
+                (s_short, s_end), (n_short, n_end) = got
+                rows.append((s_short - n_short, s_end - n_end, said, base, n_short))
+        if isinstance(a, EndGame):
+            break
+        apply(st, a)
+    return rows
+
+
+def smoke_forks(n: int, seed: int, jobs: int, forks: int) -> None:
+    with Pool(jobs) as pool:
+        games_ = pool.map(smoke_game, [(s, forks) for s in range(seed, seed + n)])
+    rows = [r for g in games_ for r in g]
+    half = lambda d: 1.96 * statistics.stdev(d) / len(d) ** 0.5  # noqa: E731
+    short, end, said, base, none = ([r[i] for r in rows] for i in range(5))
+    print(
+        f"\nsmoke, seeds {seed}-{seed + n - 1}: {len(rows) // forks} smoke calls in "
+        f"{sum(1 for g in games_ if g)} games, {forks} paired forks each. Smoke minus no "
+        f"mortar call: losses in the enemy phase ahead {statistics.fmean(short):+.2f} "
+        f"(± {half(short):.2f}), score at the end {statistics.fmean(end):+.2f} "
+        f"(± {half(end):.2f}). The policy reckoned that enemy phase at "
+        f"{statistics.fmean(base):.2f} losses without smoke and {statistics.fmean(said):.2f} "
+        f"saved by it; the forks without smoke took {statistics.fmean(none):.2f}"
+    )
+
+
 def assault_cost(state, x) -> float | None:
-    """Expected losses per enemy phase on ``x``'s cheapest alternate sides (up to 3), from
-    the engine's reading of the other posts' fire (:func:`~..quick.assault_sides`); None
-    if fewer than 2 alternate sides are left."""
+    """Expected losses per enemy phase of a platoon on each of ``x``'s cheapest alternate
+    sides (up to 3), each other post firing once (the engine's reading,
+    :func:`~..quick.company_draw`); None if fewer than 2 alternate sides are left."""
     chosen = alternate_sides(assault_sides(state, x))
-    return sum(s.losses for s in chosen) if len(chosen) >= 2 else None
+    return company_draw(state, chosen) if len(chosen) >= 2 else None
 
 
 def density(n: int, seed: int) -> None:
@@ -861,10 +1077,10 @@ def density(n: int, seed: int) -> None:
     print(
         f"\n{n} fresh boards: {statistics.fmean(posts):.1f} enemy posts a board; a post with 2+ "
         f"alternate sides not next to another post on {len(got)} boards; posts whose "
-        f"alternate sides no other post would fire on: {unprovoked}; the cheapest post of "
-        f"each board draws on its best alternate sides, per enemy phase, median "
+        f"alternate sides no other post would fire on: {unprovoked}; a platoon on each of the "
+        f"cheapest post's best alternate sides draws between them, per enemy phase, median "
         f"{statistics.median(got):.2f} expected losses (quartiles {q[0]:.2f}, {q[2]:.2f}) "
-        f"from the other posts alone"
+        f"from the other posts alone, each firing once"
     )
 
 
@@ -877,6 +1093,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--playouts", type=int, default=16, help="boards: playouts per board")
     ap.add_argument("--policies", default=",".join(PRESETS))
+    ap.add_argument("--forks", type=int, default=8, help="smoke: paired forks per smoke call")
     args = ap.parse_args()
     only = set(args.only.split(","))
     names = args.policies.split(",")
@@ -886,6 +1103,8 @@ def main() -> None:
         density(args.games, args.seed)
     if "games" in only:
         games(args.games, args.seed, args.jobs, names)
+    if "smoke" in only:
+        smoke_forks(args.games, args.seed, args.jobs, args.forks)
     if "boards" in only:
         boards(args.games, args.seed, args.jobs, args.playouts, names[0])
 

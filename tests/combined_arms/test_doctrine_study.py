@@ -11,10 +11,13 @@ import pathlib
 import statistics
 import sys
 
-from hexclass.classroom.combined_arms import enemy
+import pytest
+
+from hexclass.classroom.combined_arms import enemy, mortars
 from hexclass.classroom.combined_arms.board import DIST
+from hexclass.classroom.combined_arms.engine import check
 from hexclass.classroom.combined_arms.lines import friendly_line
-from hexclass.classroom.combined_arms.positions import state_from_position
+from hexclass.classroom.combined_arms.positions import sketch, state_from_position
 
 BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 if str(BENCH) not in sys.path:
@@ -81,3 +84,54 @@ def test_an_assault_side_costs_what_the_other_posts_provoked_there_fire():
     cost = cd.assault_cost(st, _post(st))
     # a real post 2 hexes from a side in the open: 4 chances in 6 (+1 open, -2 range)
     assert cost is not None and cost >= 4 / 6
+
+
+def test_the_smoking_attacker_plays_legal_repeatable_games():
+    games = [cd.one_game(("doctrine_smoke_all", 1)) for _ in range(2)]
+    assert games[0] == games[1]
+    assert games[0]["smoke"] >= 1  # every smoke call passed check (CA "Mortars")
+
+
+# D company on three alternate sides of a real post in woods at 5d; a second real post
+# in woods at 7d reaches two of those sides (6c and 5e) at 4 chances in 6.
+SIDES = {"D1": "6c", "D2": "5e", "D3": "4c"}
+WOODS = {"5d": "woods", "7d": "woods"}
+
+
+def test_the_enemy_phase_exposure_counts_each_post_once():
+    """Each post fires on one cluster a phase (CA "Enemy Decisions"); 7d reaches two
+    sides but adds 4/6 of a loss, not 4/6 for each side it reaches."""
+    pol = cd.DoctrinePolicy(cd.PRESETS["doctrine_smoke"])
+    both = sketch(WOODS, SIDES, {"5d": "real", "7d": "real"}, phase="friendly_fire")
+    one = sketch(WOODS, SIDES, {"5d": "real"}, phase="friendly_fire")
+    assert pol.exposure(both, {}) - pol.exposure(one, {}) == pytest.approx(4 / 6)
+
+
+def test_smoke_is_laid_across_the_covering_posts_lines_and_only_they_are_cut():
+    """CA "Mortars": smoke blocks a line as woods do, so it can cut 7d's fire but never
+    5d's on the hexes next to it; the smoke patterns only imagined are not kept."""
+    st = sketch(WOODS, {**SIDES, "E1": "2c"}, {"5d": "real", "7d": "real"}, phase="friendly_fire")
+    x = st.board.hex_at("5d")
+    pol = cd.DoctrinePolicy(cd.PRESETS["doctrine_smoke"])
+    pol.obj["D"], pol.active, pol.modes = x, ["D"], {"D": ("assault", x)}
+    tables = len(st.board.hit_tables)
+    a = pol.smoke_call(st, "player")
+    assert a is not None and a.smoke and check(st, a) is None
+    assert len(st.board.hit_tables) == tables
+    falls = [
+        [h for h in mortars.impact_hexes(a.target, k) if h in st.board.hex_set] for k in range(6)
+    ]
+    with_smoke = statistics.fmean(pol.exposure(st, {h: st.turn + 1 for h in f}) for f in falls)
+    saved = pol.exposure(st, {}) - with_smoke
+    assert 0 < saved <= 4 / 6 + 1e-9
+
+
+def test_the_smoke_of_last_turn_is_gone_by_the_enemy_phase():
+    """Smoke lasts to the end of the next fire phase (docs/rules-notes.md, "Mortars and
+    smoke"): planning for the enemy phase, only this turn's smoke blocks."""
+    st = sketch(WOODS, SIDES, {"5d": "real"}, phase="friendly_move", turn=4)
+    old, new = st.board.hex_at("3c"), st.board.hex_at("3d")
+    st.smoke = {old: 4, new: 5}
+    with cd.enemy_phase_smoke(st):
+        assert st.smoke == {new: 5}
+    assert st.smoke == {old: 4, new: 5}
