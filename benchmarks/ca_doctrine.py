@@ -4,6 +4,7 @@ Run:  .venv/bin/python benchmarks/ca_doctrine.py --only micro [--seeds 2000]
       .venv/bin/python benchmarks/ca_doctrine.py --only density --games 200
       .venv/bin/python benchmarks/ca_doctrine.py --only games --games 400 --jobs 2
       .venv/bin/python benchmarks/ca_doctrine.py --only boards --games 100 --playouts 16
+      .venv/bin/python benchmarks/ca_doctrine.py --only smoke --games 400
 
 Every attacker built so far ties or loses to ending after turn 1 (benchmarks/README.md).
 This study asks where, in one attack, the points go:
@@ -16,20 +17,27 @@ This study asks where, in one attack, the points go:
   touch only when they are neighbours round it, so platoons on alternate sides can never
   be caught by one burst. (b) The company 2 hexes away closes in one move, with and
   without two MMGs firing on the post in that turn's fire phase, then assaults.
-* **density** — on fresh boards, how far each post is covered by the others: for its
-  best alternate sides, the expected losses per enemy phase a platoon there draws from
-  the other posts a single platoon provokes (:func:`assault_cost`).
+* **density** — on fresh boards, how far each post is covered by the others: with a
+  platoon on each of its best alternate sides, the expected losses per enemy phase they
+  draw from the other posts a single platoon provokes, each post firing once
+  (:func:`assault_cost`).
 * **games** — :class:`DoctrinePolicy`, an attacker written from that doctrine rather
   than from steady: one post at a time, the company closes only together and onto
   alternate sides, MMGs, armour, mortars and idle rifles pin whatever threatens most, a
-  stalled attack is given up. Four settings (:data:`PRESETS`): ``doctrine`` attacks
+  stalled attack is given up. Six settings (:data:`PRESETS`): ``doctrine`` attacks
   only a post it reckons worth more than its cost; ``doctrine_close`` closes as soon as
   the company is staged, whatever the cover; ``doctrine_base`` adds a fire base (the
   next company takes post where it can pin the posts that support the one attacked);
-  ``doctrine_bold`` also attacks posts it reckons a loss. Each game is valued by its expected score
-  (``simulate.expected_at_end``) and paired with ``passive`` on the same seeds; the
+  ``doctrine_bold`` also attacks posts it reckons a loss; ``doctrine_smoke`` lays smoke
+  (CA "Mortars") while the company closes and assaults, where it reckons the enemy
+  phase's losses cut most, ``doctrine_smoke_all`` while it stages too. Each game is
+  valued by its expected score (``simulate.expected_at_end``) and paired with
+  ``passive`` on the same seeds; the
   losses are counted by the attack's stage (approach and staging 2 hexes out, the close,
   the assault, the MMGs at the rear edge, other companies).
+* **smoke** — each time ``doctrine_smoke_all`` calls smoke, the game forks on planning
+  copies with the same dice, smoke against no mortar call: the losses of the enemy phase
+  ahead and the score at the end, paired, beside the policy's own reckoning.
 * **boards** — for each board, the doctrine played ``--playouts`` times from turn 1 on
   planning copies (dice from the study's own numbers), against ending after turn 1: the
   mean gain a planner could bank by attacking only on the boards where attacking pays
