@@ -24,15 +24,15 @@ This study asks where, in one attack, the points go:
 * **games** — :class:`DoctrinePolicy`, an attacker written from that doctrine rather
   than from steady: one post at a time, the company closes only together and onto
   alternate sides, MMGs, armour, mortars and idle rifles pin whatever threatens most, a
-  stalled attack is given up. Six settings (:data:`PRESETS`): ``doctrine`` attacks
-  only a post it reckons worth more than its cost; ``doctrine_close`` closes as soon as
-  the company is staged, whatever the cover; ``doctrine_base`` adds a fire base (the
-  next company takes post where it can pin the posts that support the one attacked);
-  ``doctrine_bold`` also attacks posts it reckons a loss; ``doctrine_smoke`` lays smoke
-  (CA "Mortars") while the company closes and assaults, where it reckons the enemy
-  phase's losses cut most, ``doctrine_smoke_all`` while it stages too. Each game is
-  valued by its expected score (``simulate.expected_at_end``) and paired with
-  ``passive`` on the same seeds; the
+  stalled attack is given up, and the game is ended once no attack is left. Six
+  settings (:data:`PRESETS`): ``doctrine`` attacks only a post it reckons worth more
+  than its cost; ``doctrine_close`` closes as soon as the company is staged, whatever
+  the cover; ``doctrine_base`` adds a fire base (the next company takes post where it
+  can pin the posts that support the one attacked); ``doctrine_bold`` also attacks
+  posts it reckons a loss; ``doctrine_smoke`` lays smoke (CA "Mortars") while the
+  company closes and assaults, where it reckons the enemy phase's losses cut most,
+  ``doctrine_smoke_all`` while it stages too. Each game is valued by its expected score
+  (``simulate.expected_at_end``) and paired with ``passive`` on the same seeds; the
   losses are counted by the attack's stage (approach and staging 2 hexes out, the close,
   the assault, the MMGs at the rear edge, other companies).
 * **smoke** — each time ``doctrine_smoke_all`` calls smoke, the game forks on planning
@@ -290,6 +290,7 @@ class Doctrine:
     smoke_gain: float = 0.1  # least expected losses a smoke round must save
     smoke_staging: bool = False  # smoke also while the company stages 2 hexes out
     smoke_pins: bool = True  # count on the covering fire planned this phase when smoking
+    end_idle: bool = True  # end once no attack is left, even with breaks not yet exploited
 
 
 PRESETS = {
@@ -504,6 +505,8 @@ class DoctrinePolicy:
             return True
         if len(state.broken_friendly()) - state.enemy_platoons_broken >= self.k.stop_loss:
             return True
+        if self.k.end_idle:
+            return not self.active
         return not self.active and state.enemy_platoons_broken <= len(state.exploited())
 
     def mode(self, state, c) -> tuple[str, object]:

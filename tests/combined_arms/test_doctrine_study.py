@@ -135,3 +135,15 @@ def test_the_smoke_of_last_turn_is_gone_by_the_enemy_phase():
     with cd.enemy_phase_smoke(st):
         assert st.smoke == {new: 5}
     assert st.smoke == {old: 4, new: 5}
+
+
+def test_with_no_attack_left_it_ends_rather_than_wait_for_an_exploit():
+    """After a break with nothing left worth attacking, waiting only draws the enemy
+    mortars (CA "Enemy Decisions") and brings turn 18 nearer (CA "Victory")."""
+    st = sketch(WOODS, SIDES, {"7d": "real"}, phase="friendly_move", turn=9)
+    st.enemy_platoons_broken = 1
+    pol = cd.DoctrinePolicy(cd.PRESETS["doctrine_close"])
+    pol.active = []
+    assert not st.exploited() and pol.should_end(st)
+    pol.active = ["D"]
+    assert not pol.should_end(st)
