@@ -156,7 +156,7 @@ def test_the_trade_off_names_the_posts_that_cover_the_least_covered_one():
     g = sketch({"5d": "woods", "7d": "woods"}, {}, {"5d": "real", "7d": "real"})
     note = _cover_note(g)
     assert "the post least covered, has 1 other post (" in note, note
-    assert "able to fire on its best sides" in note and 'CA "Enemy Fire"' in note
+    assert "able to fire on its best sides (" in note and 'CA "Enemy Fire"' in note
     # 4 hexes from 5d's nearest side in the open: 2 chances, a payoff of 4 from one
     # platoon, so unrevealed it holds its fire; revealed, it fires whatever the payoff
     far = sketch({"5d": "woods", "5i": "woods"}, {}, {"5d": "real", "5i": "potential"})
@@ -176,6 +176,7 @@ def test_a_covering_post_is_counted_once_for_the_company():
     assert sum(s.losses for s in best.sides) == pytest.approx(8 / 6)
     assert best.draw == pytest.approx(4 / 6)
     note = _cover_note(g)
+    assert "(7d) able to fire on its best sides (4c, 6c, 5e). It fires once" in note, note
     assert "It fires once, so a platoon on each side would take about 0.7 losses" in note
 
 

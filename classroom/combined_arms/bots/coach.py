@@ -196,9 +196,11 @@ def _cover_note(state: GameState) -> str:
         return f"The post at {where} stands alone: no other post covers its sides."
     n = len(best.covering)
     names = ", ".join(state.label(e) for e in best.covering)
+    sides = ", ".join(state.label(s.side) for s in best.sides)
     return (
         f"The enemy posts cover each other. Even {where}, the post least covered, has {n} "
-        f"other post{'s' if n > 1 else ''} ({names}) able to fire on its best sides. "
+        f"other post{'s' if n > 1 else ''} ({names}) able to fire on its best sides "
+        f"({sides}). "
         f"{'Each' if n > 1 else 'It'} fires once, so a platoon on each side would take about {best.draw:.1f} losses "
         f"between them each enemy phase, before your covering fire ({ENEMY_FIRE}; "
         f"{DECISIONS})."
