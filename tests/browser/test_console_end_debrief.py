@@ -81,6 +81,37 @@ OUTSIDE = """() => {
 }"""
 
 
+# Resolves once nothing above the debrief clips it, or once the layout has stopped
+# changing for 10 frames (then OUTSIDE says what is clipped), or after 600 frames.
+SETTLED = """() => new Promise(done => {
+    const root = document.querySelector('.hexclass-debrief');
+    const clipping = () => {
+        const out = [];
+        for (let el = root; el; el = el.parentElement) {
+            if (/(hidden|clip)/.test(getComputedStyle(el).overflowY))
+                out.push(el.scrollHeight - el.clientHeight);
+        }
+        return out;
+    };
+    let last = '', same = 0, frames = 0;
+    const step = () => {
+        const now = clipping();
+        same = now.join() === last ? same + 1 : 0;
+        last = now.join();
+        if (now.every(d => d <= 1) || same >= 10 || ++frames > 600) done();
+        else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+})"""
+
+
+def settled(page) -> None:
+    """Wait for the page to lay itself out again after a viewport change: Lumino sizes
+    the shell's panels in its own message loop after the resize event, so just after a
+    tall viewport they may still hold the old height for a frame or more."""
+    page.evaluate(SETTLED)
+
+
 def test_console_end_then_a_debrief_that_fits_the_projector(hexclass_server, browser, artifacts):
     server = hexclass_server
     store = open_store(server.store)
@@ -146,7 +177,12 @@ def test_console_end_then_a_debrief_that_fits_the_projector(hexclass_server, bro
 
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_function("(w) => window.innerWidth === w", arg=width, timeout=10_000)
+            page.wait_for_function(
+                "([w, h]) => window.innerWidth === w && window.innerHeight === h",
+                arg=[width, height],
+                timeout=10_000,
+            )
+            settled(page)
             outside = page.evaluate(OUTSIDE)
             assert outside == [], f"{width}x{height}: {outside}"
             page.locator(".hx-db-results").scroll_into_view_if_needed()
