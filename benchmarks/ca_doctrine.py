@@ -55,7 +55,6 @@ import copy
 import random
 import statistics
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing import Pool
 
@@ -75,6 +74,7 @@ from hexclass.classroom.combined_arms.bots.base import (
 from hexclass.classroom.combined_arms.engine import apply, check
 from hexclass.classroom.combined_arms.intent import action_for
 from hexclass.classroom.combined_arms.lines import friendly_line
+from hexclass.classroom.combined_arms.mortars import enemy_phase_smoke
 from hexclass.classroom.combined_arms.movement import entries_and_moves
 from hexclass.classroom.combined_arms.outlook import end_value, planning_copy
 from hexclass.classroom.combined_arms.positions import (
@@ -250,18 +250,6 @@ def micro(seeds: int) -> None:
 
 def infantry_in(state, h) -> int:
     return sum(1 for i in state.at.get(h, ()) if i[0] != "A")
-
-
-@contextmanager
-def enemy_phase_smoke(state):
-    """The board as the next enemy phase will see it: smoke laid before this turn clears
-    at the end of this fire phase (docs/rules-notes.md, "Mortars and smoke")."""
-    saved = state.smoke
-    state.smoke = {h: t for h, t in saved.items() if t > state.turn}
-    try:
-        yield state
-    finally:
-        state.smoke = saved
 
 
 # --- the doctrine attacker ----------------------------------------------------------------------

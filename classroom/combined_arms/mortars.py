@@ -10,6 +10,8 @@ three hexes that share it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from hexclass.classroom import hexgrid as hg
@@ -37,6 +39,27 @@ def impact_hexes(target: Hex, corner: int) -> tuple[Hex, Hex, Hex]:
 def corner_share(target: Hex, h: Hex) -> int:
     """How many of the target hex's six corners ``h`` shares (6, 2 or 0)."""
     return sum(h in impact_hexes(target, c) for c in range(6))
+
+
+# --- smoke -----------------------------------------------------------------------------------
+
+
+@contextmanager
+def enemy_phase_smoke(state) -> Iterator[None]:
+    """Within it, ``state.smoke`` is the smoke the coming enemy phase will see.
+
+    Smoke lasts to the end of the fire phase after the one it was fired in
+    (docs/rules-notes.md, "Mortars and smoke"). So smoke laid last turn still blocks
+    lines in this turn's move and fire phases, but is gone before the enemy fires. A
+    reading of the enemy's next fire made before then must leave it out. The smoke is
+    put back on leaving.
+    """
+    saved = state.smoke
+    state.smoke = {h: last for h, last in saved.items() if last > state.turn}
+    try:
+        yield
+    finally:
+        state.smoke = saved
 
 
 # --- your mortars --------------------------------------------------------------------------

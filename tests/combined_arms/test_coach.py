@@ -9,14 +9,16 @@ from hexclass.classroom.combined_arms import (
     DeclareFire,
     EndGame,
     EndPhase,
+    Move,
     Options,
     SeatSpec,
     apply,
     check,
+    enemy,
     record,
 )
 from hexclass.classroom.combined_arms.bots import make_policy
-from hexclass.classroom.combined_arms.bots.coach import _cover_note, review, suggest
+from hexclass.classroom.combined_arms.bots.coach import _cover_note, _why, review, suggest
 from hexclass.classroom.combined_arms.game import new_game
 from hexclass.classroom.combined_arms.positions import sketch
 from hexclass.classroom.combined_arms.quick import covered_posts
@@ -178,6 +180,21 @@ def test_a_covering_post_is_counted_once_for_the_company():
     note = _cover_note(g)
     assert "(7d) able to fire on its best sides (4c, 6c, 5e). It fires once" in note, note
     assert "It fires once, so a platoon on each side would take about 0.7 losses" in note
+
+
+def test_a_move_behind_last_turns_smoke_is_not_called_safe():
+    """Smoke laid last turn still lies on 4d in this move phase, between the real post
+    in 5d and 3d, but it clears at the end of this fire phase (CA "Mortars";
+    docs/rules-notes.md, "Mortars and smoke"): the enemy phase sees 3d in the open."""
+    st = sketch({"5d": "woods"}, {"D1": "2d"}, {"5d": "real"}, turn=4)
+    to = st.board.hex_at("3d")
+    st.smoke = {st.board.hex_at("4d"): 4}  # laid on turn 3, lasts to turn 4's fire phase
+    assert enemy.hit_chances(st, st.board.hex_at("5d"), to) == 0  # it blocks now
+    text = _why(st, Move("player", "D1", to))
+    assert "enemy fire risk 67%" in text and "5d (real, 4 in 6)" in text, text
+    assert st.smoke == {st.board.hex_at("4d"): 4}  # the game's smoke is left as it was
+    st.smoke = {st.board.hex_at("4d"): 5}  # smoke that will still lie there
+    assert "no enemy post can fire on it" in _why(st, Move("player", "D1", to))
 
 
 def test_the_coach_explains_why_waiting_is_worth_as_much_as_attacking():

@@ -126,17 +126,6 @@ def test_smoke_is_laid_across_the_covering_posts_lines_and_only_they_are_cut():
     assert 0 < saved <= 4 / 6 + 1e-9
 
 
-def test_the_smoke_of_last_turn_is_gone_by_the_enemy_phase():
-    """Smoke lasts to the end of the next fire phase (docs/rules-notes.md, "Mortars and
-    smoke"): planning for the enemy phase, only this turn's smoke blocks."""
-    st = sketch(WOODS, SIDES, {"5d": "real"}, phase="friendly_move", turn=4)
-    old, new = st.board.hex_at("3c"), st.board.hex_at("3d")
-    st.smoke = {old: 4, new: 5}
-    with cd.enemy_phase_smoke(st):
-        assert st.smoke == {new: 5}
-    assert st.smoke == {old: 4, new: 5}
-
-
 def test_with_no_attack_left_it_ends_rather_than_wait_for_an_exploit():
     """After a break with nothing left worth attacking, waiting only draws the enemy
     mortars (CA "Enemy Decisions") and brings turn 18 nearer (CA "Victory")."""

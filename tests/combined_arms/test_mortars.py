@@ -5,7 +5,12 @@ from fractions import Fraction
 import pytest
 
 from hexclass.classroom.combined_arms import CallMortar, DeclareFire, EndPhase, SeatSpec, apply
-from hexclass.classroom.combined_arms.mortars import SCATTER_CORNER, enemy_mortar_need, impact_hexes
+from hexclass.classroom.combined_arms.mortars import (
+    SCATTER_CORNER,
+    enemy_mortar_need,
+    enemy_phase_smoke,
+    impact_hexes,
+)
 from hexclass.classroom.combined_arms.odds import mortar_odds
 from hexclass.classroom.combined_arms.state import MortarTarget
 from hexclass.classroom.dice import LoadedDice
@@ -174,3 +179,15 @@ def test_preliminary_bombardment_pins_potential_counters_that_can_see_you_on_tur
     bomb = [e for e in s.events if e.data.get("purpose") == "preliminary bombardment"]
     assert [s.board.label(e.data["target"]) for e in bomb] == ["4g"]
     assert not s.enemy[at(s, "4g")].fresh or s.phase == "friendly_move"
+
+
+def test_the_smoke_of_last_turn_is_gone_by_the_enemy_phase():
+    """Smoke lasts to the end of the next fire phase (docs/rules-notes.md, "Mortars and
+    smoke"): read for the coming enemy phase, only this turn's smoke blocks, and the
+    game's smoke is put back afterwards."""
+    st = sketch({"5d": "woods"}, {"D1": "2d"}, {"5d": "real"}, turn=4)
+    old, new = st.board.hex_at("3c"), st.board.hex_at("3d")
+    st.smoke = {old: 4, new: 5}
+    with enemy_phase_smoke(st):
+        assert st.smoke == {new: 5}
+    assert st.smoke == {old: 4, new: 5}

@@ -29,6 +29,7 @@ from .. import enemy, fire
 from ..actions import CallMortar, DeclareFire, EndGame, EndPhase, Enter, Exploit, Move, Withdraw
 from ..board import DEFENSIVE, DIST, HULL_DOWN
 from ..engine import apply, check
+from ..mortars import enemy_phase_smoke
 from ..odds import mortar_odds
 from ..outlook import end_distribution
 from ..quick import armour_risk, covered_posts, reveal_chance
@@ -184,7 +185,8 @@ def _cover_note(state: GameState) -> str:
     engine's reading, :func:`~..quick.covered_posts`), and what a company with a platoon
     on each of them would draw each enemy phase before any covering fire.
     """
-    posts = covered_posts(state)
+    with enemy_phase_smoke(state):
+        posts = covered_posts(state)
     if not posts:
         return (
             "No enemy post has two sides a company could assault it from without "
@@ -200,10 +202,9 @@ def _cover_note(state: GameState) -> str:
     return (
         f"The enemy posts cover each other. Even {where}, the post least covered, has {n} "
         f"other post{'s' if n > 1 else ''} ({names}) able to fire on its best sides "
-        f"({sides}). "
-        f"{'Each' if n > 1 else 'It'} fires once, so a platoon on each side would take about {best.draw:.1f} losses "
-        f"between them each enemy phase, before your covering fire ({ENEMY_FIRE}; "
-        f"{DECISIONS})."
+        f"({sides}). {'Each' if n > 1 else 'It'} fires once, so a platoon on each side "
+        f"would take about {best.draw:.1f} losses between them each enemy phase, before "
+        f"your covering fire ({ENEMY_FIRE}; {DECISIONS})."
     )
 
 
@@ -360,10 +361,10 @@ def _why(state: GameState, a, order=None) -> str:
     """Odds and risks of one order, in words, with the rule sections (a joint fire's odds
     count every firer of the plan; ``order`` is the part this seat gives)."""
     if isinstance(a, (Enter, Move)):
-        unit = state.units[a.unit]
-        if unit.is_armour:
-            return _armour_move_risk(state, a)
-        return _move_risk(state, a.to)
+        with enemy_phase_smoke(state):  # the risk is the enemy phase's: old smoke is gone
+            if state.units[a.unit].is_armour:
+                return _armour_move_risk(state, a)
+            return _move_risk(state, a.to)
     if isinstance(a, Exploit):
         return (
             f"it scores 2 while exploiters do not outnumber broken enemy platoons, or "
