@@ -13,11 +13,14 @@ Run:  .venv/bin/python benchmarks/ca_diagnosis.py [--games 120] [--seed 1] [--jo
   they do not know the deployment); and the same planners told it (an *oracle*: their
   planning copies carry the game's deployment, and ending is valued by that deployment's
   exact score); ``steady+oracle`` is steady whose reveal odds (by which it weighs threats
-  and objectives) read the deployment. The oracle lives in this script only, never in
-  the shipped bots.
+  and objectives) read the deployment, and so is any setting of ``ca_doctrine.py``'s
+  attacker with ``+oracle`` (``doctrine_joint+oracle``). The oracle lives in this script
+  only, never in the shipped bots.
   Reported: mean score, wins (Wilson 95 %), turns, paired difference to passive (95 %).
-* **losses** — where the points go, per policy on the ordinary game: losses by cause
-  (enemy direct fire at 2+ hexes, next to the firer, enemy mortars, your own mortars),
+* **losses** — where the points go, per policy on the ordinary game (on the deployed
+  one for an oracle): losses by cause (enemy direct fire at 2+ hexes, next to the
+  firer, and for a doctrine attacker whether the firer was the post it attacks; enemy
+  mortars, your own mortars),
   by turn and by the kind of move the hit platoons had made that turn (stood, moved,
   closed next to an enemy post); platoons broken by cause; platoon-turns begun pinned and
   pins that never lift (pinned at the start of 3 turns running); enemy platoons broken.
@@ -37,6 +40,8 @@ import statistics
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
+
+import ca_doctrine  # the study's doctrine attacker, a sibling script
 
 from hexclass.classroom.combined_arms import (
     Options,
@@ -145,8 +150,9 @@ class OracleCompany(Oracle, CompanyPlanner):
         return CompanyPlanner.end_utility(self, state) if s is None else self.utility(s)
 
 
-# steady told the deployment: its reveal odds (what it weighs threats and objectives by)
-# read the counter's die; switched on only while a steady+oracle game is played
+# steady (or a doctrine setting) told the deployment: its reveal odds (what it weighs
+# threats and objectives by) read the counter's die; switched on only while such a game
+# is played
 _STEADY_ORACLE = [False]
 _QUICK_REVEAL = quick.reveal_chance
 
@@ -160,7 +166,7 @@ def _reveal_chance(state, h):
     return 1.0 if faces[(h, "platoon")] + sum(m.value for m in mods) >= enemy_rules.REVEAL else 0.0
 
 
-for _module in (quick, assessment, movement_plan):
+for _module in (quick, assessment, movement_plan, ca_doctrine):
     _module.reveal_chance = _reveal_chance
 
 
@@ -169,7 +175,11 @@ STUDY_BUDGET = CompanyBudget()  # as shipped
 
 def _policy(name: str, seed: int):
     rng = random.Random(seed)
-    _STEADY_ORACLE[0] = name == "steady+oracle"
+    _STEADY_ORACLE[0] = name == "steady+oracle" or (
+        name.endswith("+oracle") and name.split("+")[0] in ca_doctrine.PRESETS
+    )
+    if name.split("+")[0] in ca_doctrine.PRESETS:
+        return ca_doctrine.policy(name.split("+")[0])
     if name == "steady+oracle":
         return make_policy("steady", seed)
     if name == "best+oracle":
@@ -297,10 +307,20 @@ def report_ceiling(rows, names: list[str], how: str) -> None:
 # --- where the points go ----------------------------------------------------------------
 
 
-def _cause(roll, h) -> str:
+def _cause(roll, h, attacked=frozenset()) -> str:
+    """What hit ``h``; with ``attacked`` (the posts a doctrine attacker is after), fire
+    from those is told apart from the other posts'."""
     d = roll.data
     if d.get("purpose") == "enemy fire on infantry":
-        return "enemy fire, adjacent" if distance(d["hex"], h) == 1 else "enemy fire, 2+ hexes"
+        where = "adjacent" if distance(d["hex"], h) == 1 else "2+ hexes"
+        whose = (
+            ""
+            if not attacked
+            else ", the post attacked"
+            if d["hex"] in attacked
+            else ", another post"
+        )
+        return f"enemy fire, {where}{whose}"
     if roll.text.startswith("enemy mortars"):
         return "enemy mortars"
     return "own mortars"
@@ -309,7 +329,8 @@ def _cause(roll, h) -> str:
 class Ledger:
     """Reads a game's events as it is played: losses by cause, turn and kind of move."""
 
-    def __init__(self):
+    def __init__(self, attacked=lambda: frozenset()):
+        self.attacked = attacked
         self.losses: Counter = Counter()
         self.by_turn: Counter = Counter()
         self.by_move: Counter = Counter()
@@ -359,7 +380,7 @@ class Ledger:
     def _loss(self, state, ev) -> None:
         h = ev.data["hex"]
         n = ev.data["added"]
-        cause = self._last_cause = _cause(self._last_roll, h)
+        cause = self._last_cause = _cause(self._last_roll, h, self.attacked())
         self.losses[cause] += n
         self.by_turn[_turn_band(ev.turn)] += n
         kind = self._move_kind(state, h, ev.turn)
@@ -385,9 +406,11 @@ def _turn_band(t: int) -> str:
 
 def ledger_game(args) -> tuple[str, dict]:
     name, seed = args
-    g = new_game(seed, Options(auto_decisions=True))
+    told = name.endswith("+oracle")  # an oracle reads the deployment rolled in advance
+    g = deployed_game(seed) if told else new_game(seed, Options(auto_decisions=True))
     pol = _policy(name, seed)
-    led = Ledger()
+    objectives = getattr(pol, "obj", None)  # a doctrine attacker's posts, by company
+    led = Ledger(lambda: frozenset(x for x in objectives.values() if x)) if objectives else Ledger()
     seat = state_seat(g)
     for _ in range(MAX_ACTIONS):
         if g.over:
@@ -507,7 +530,8 @@ def main() -> None:
     ap.add_argument(
         "--planners",
         default="steady,steady+oracle,best,best+oracle",
-        help="for the ceiling (also: company, company+oracle, bold)",
+        help="for the ceiling (also: company, company+oracle, bold, and any "
+        "ca_doctrine.py setting with or without +oracle, e.g. doctrine_close+oracle)",
     )
     ap.add_argument("--out", default=None, help="ceiling: append each game here (resumable)")
     ap.add_argument("--summarize", default=None, help="ceiling: report an --out file so far")

@@ -31,7 +31,13 @@ This study asks where, in one attack, the points go:
   can pin the posts that support the one attacked); ``doctrine_bold`` also attacks
   posts it reckons a loss; ``doctrine_smoke`` lays smoke (CA "Mortars") while the
   company closes and assaults, where it reckons the enemy phase's losses cut most,
-  ``doctrine_smoke_all`` while it stages too. Each game is valued by its expected score
+  ``doctrine_smoke_all`` while it stages too. ``doctrine_path`` also weighs each post by
+  the losses of walking up to it along the safest way (:meth:`DoctrinePolicy.way_there`);
+  ``doctrine_joint`` adds the joint close: the company steps next to the post only onto
+  sides no single burst can reach together, at least two at once, and otherwise shifts
+  behind such sides first (:meth:`DoctrinePolicy.close_plan`); ``doctrine_run`` adds a
+  runner, sent after each break not yet matched by an exploit along the safest way off
+  the enemy edge. The knob ``fronts`` lets several companies attack at once. Each game is valued by its expected score
   (``simulate.expected_at_end``) and paired with ``passive`` on the same seeds; the
   losses are counted by the attack's stage (approach and staging 2 hexes out, the close,
   the assault, the MMGs at the rear edge, other companies).
@@ -52,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import heapq
 import random
 import statistics
 from collections import Counter
@@ -98,6 +105,7 @@ from hexclass.classroom.combined_arms.state import Options
 from hexclass.classroom.combined_arms.units import BOARD, COMPANIES, OFF, REAL, Platoon
 
 LOSS = 0.25  # score points per infantry loss: 8 losses break a platoon, -2 (CA "Victory")
+STEP = 0.01  # a way's cost per hex besides its fire, so that the safest way also goes forward
 P = "player"
 
 # --- the micro study -------------------------------------------------------------------------
@@ -279,6 +287,11 @@ class Doctrine:
     smoke_staging: bool = False  # smoke also while the company stages 2 hexes out
     smoke_pins: bool = True  # count on the covering fire planned this phase when smoking
     end_idle: bool = True  # end once no attack is left, even with breaks not yet exploited
+    path: float = 0.0  # cost per expected loss on the safest way to the staging hexes
+    joint_close: bool = False  # the company closes onto sides no burst can join, or waits
+    runner: bool = False  # after a break, a rifle walks the safest way off the enemy edge
+    run_cost: float = 0.8  # most a runner's way may cost, in points (an exploit is +2)
+    fronts: int = 1  # companies attacking at once, each its own post
 
 
 PRESETS = {
@@ -286,6 +299,11 @@ PRESETS = {
     "doctrine_close": replace(Doctrine(), close_risk=1.0, max_wait=1),  # closes once staged
     "doctrine_base": replace(Doctrine(), close_risk=1.0, max_wait=1, fire_base=True),
     "doctrine_bold": replace(Doctrine(), close_risk=1.0, max_wait=1, threat=0.3, min_value=-0.5),
+    "doctrine_path": replace(Doctrine(), close_risk=1.0, max_wait=1, path=1.0),
+    "doctrine_joint": replace(Doctrine(), close_risk=1.0, max_wait=1, path=1.0, joint_close=True),
+    "doctrine_run": replace(
+        Doctrine(), close_risk=1.0, max_wait=1, path=1.0, joint_close=True, runner=True
+    ),
     "doctrine_smoke": replace(  # smoke while the company closes and assaults
         Doctrine(), close_risk=1.0, max_wait=1, smoke=True
     ),
@@ -311,6 +329,8 @@ class DoctrinePolicy:
         self._phase, self._n, self._turn = None, 0, None
         self._done: set = set()
         self._alloc: list = []
+        self._plans: dict = {}
+        self.runners: set = set()
 
     # --- the entry point ----------------------------------------------------------------------
     def act(self, state, seat):
@@ -336,7 +356,11 @@ class DoctrinePolicy:
 
     # --- reading the board ----------------------------------------------------------------------
     def company(self, state, c):
-        return [u for u in state.units.values() if u.company == c and u.where in (OFF, BOARD)]
+        return [
+            u
+            for u in state.units.values()
+            if u.company == c and u.where in (OFF, BOARD) and u.id not in self.runners
+        ]
 
     def threat(self, state, h, skip=None, pinned=None) -> float:
         """Expected losses of one platoon standing in ``h`` next enemy phase.
@@ -381,13 +405,16 @@ class DoctrinePolicy:
                 self.obj[c] = None
         able = [c for c in COMPANIES if len(self.company(state, c)) >= 2]
         active = [c for c in able if self.obj[c] is not None]
-        if not active:
-            for c in able:
-                x = self.pick(state, c, live)
-                if x is not None:
-                    self.obj[c], active = x, [c]
-                    self.waits[c] = 0
-                    break
+        for c in able:
+            if len(active) >= self.k.fronts or c in active:
+                continue
+            x = self.pick(state, c, live - {self.obj[a] for a in active})
+            if x is not None:
+                self.obj[c] = x
+                active.append(c)
+                self.waits[c] = 0
+        if self.k.runner:
+            self.pick_runner(state)
         self.active = [c for c in active if not self.stalled(state, c)]
         self.modes = {c: self.mode(state, c) for c in self.active}
         self.base, self.base_spots = None, {}
@@ -467,6 +494,7 @@ class DoctrinePolicy:
         units = self.company(state, c)
         best, best_v = None, self.k.min_value
         edge = state.board.friendly_edge
+        risk: dict = {}
         for x in sorted(live - self.refused):
             spots = self.assault_hexes(state, x, c)
             if len(spots) < min(2, len(units)):
@@ -482,9 +510,100 @@ class DoctrinePolicy:
                 - LOSS * 2.5 * sum(risks)
                 - self.k.step * steps
             )
+            if self.k.path:
+                v -= self.k.path * LOSS * self.way_there(state, x, units, risk)
             if v > best_v:
                 best, best_v = x, v
         return best
+
+    def way_there(self, state, x, units, risk: dict) -> float:
+        """Expected losses of the company walking, one enemy phase a hex, along the
+        safest way to the hexes 2 out from ``x`` (Dijkstra over :meth:`threat`)."""
+
+        def cost(h):
+            if h not in risk:
+                risk[h] = self.threat(state, h)
+            return risk[h]
+
+        blocked = {e for e, p in state.enemy.items() if p.platoon is not None}
+        blocked |= set(state.board.closed_side_edge)
+        total = 0.0
+        for u in units:
+            starts = (
+                [(0.0, u.hex)] if u.on_board else [(cost(e), e) for e in state.board.friendly_edge]
+            )
+            done: dict = {}
+            heap = [s for s in starts if s[1] not in blocked]
+            heapq.heapify(heap)
+            while heap:
+                d, h = heapq.heappop(heap)
+                if h in done:
+                    continue
+                done[h] = d
+                if DIST[h][x] <= 2:
+                    total += d
+                    break
+                for n in state.board.neighbours_on_board[h]:
+                    if n not in done and n not in blocked:
+                        heapq.heappush(heap, (d + cost(n) + STEP, n))
+            else:
+                total += 9.0  # no way round
+        return total
+
+    def safest_ways(self, state, goals, risk: dict) -> dict:
+        """Expected losses of walking from each hex to the nearest of ``goals``, one
+        enemy phase a hex (Dijkstra backwards from them over :meth:`threat`)."""
+        blocked = {e for e, p in state.enemy.items() if p.platoon is not None}
+        blocked |= set(state.board.closed_side_edge)
+
+        def cost(h):
+            if h not in risk:
+                risk[h] = self.threat(state, h)
+            return risk[h]
+
+        done: dict = {}
+        heap = [(cost(g), g) for g in goals if g not in blocked]
+        heapq.heapify(heap)
+        while heap:
+            d, h = heapq.heappop(heap)
+            if h in done:
+                continue
+            done[h] = d
+            for n in state.board.neighbours_on_board[h]:
+                if n not in done and n not in blocked:
+                    heapq.heappush(heap, (d + cost(n) + STEP, n))
+        return done
+
+    def pick_runner(self, state) -> None:
+        """One runner for each break not yet matched by an exploit (CA "Victory":
+        exploiters count up to the enemy platoons broken): the fresh rifle platoon with
+        the cheapest way off the enemy edge, if it can get there by turn 18."""
+        self.runners = {r for r in self.runners if state.units[r].on_board}
+        want = state.enemy_platoons_broken - len(state.exploited()) - len(self.runners)
+        if want <= 0:
+            return
+        ways = self.safest_ways(state, state.board.exploit_hexes, {})
+        cands = sorted(
+            (ways[u.hex], u.id)
+            for u in state.units.values()
+            if u.is_rifle
+            and u.on_board
+            and u.fresh
+            and u.hex in ways
+            and u.id not in self.runners
+            and DIST[u.hex][state.board.exploit_hexes[1]] + state.turn < self.k.end_turn
+        )
+        for cost, uid in cands[:want]:
+            if cost * LOSS < self.k.run_cost:
+                self.runners.add(uid)
+
+    def run_step(self, state, u):
+        ways = self.safest_ways(state, state.board.exploit_hexes, {})
+        here = ways.get(u.hex)
+        steps = [(ways[h], h) for _, h, _ in entries_and_moves(state, u) if h in ways]
+        if here is None or not steps:
+            return None
+        return min(steps)[1]  # the next hex of the safest way
 
     def should_end(self, state) -> bool:
         if state.turn <= 1:
@@ -493,6 +612,8 @@ class DoctrinePolicy:
             return True
         if len(state.broken_friendly()) - state.enemy_platoons_broken >= self.k.stop_loss:
             return True
+        if any(state.units[r].on_board for r in self.runners):
+            return False  # a runner is on its way to exploit (CA "Victory": +2)
         if self.k.end_idle:
             return not self.active
         return not self.active and state.enemy_platoons_broken <= len(state.exploited())
@@ -551,6 +672,9 @@ class DoctrinePolicy:
         return None
 
     def rifle_move(self, state, seat, u):
+        if u.id in self.runners:
+            step = self.run_step(state, u)
+            return None if step is None else action_for(state, seat, u.id, step, verb="move")
         if u.id in self.base_spots:
             return self.base_move(state, seat, u, self.base_spots[u.id])
         if u.company not in self.active:
@@ -558,6 +682,9 @@ class DoctrinePolicy:
         mode, x = self.modes[u.company]
         if u.on_board and DIST[u.hex][x] == 1:
             return None  # next to the post: stays to assault
+        if self.k.joint_close and mode in ("close", "assault"):
+            spot = self.close_plan(state, u.company, x).get(u.id)
+            return None if spot is None else action_for(state, seat, u.id, spot, verb="move")
         edge = state.board.friendly_edge
         friends = [h for h, ids in state.at.items() for i in ids if i[0] != "A" and i != u.id]
         pinned = {x: self.support_pin(state, x, closing=False)} if mode == "stage" else {}
@@ -586,6 +713,75 @@ class DoctrinePolicy:
             if best_s is None or s < best_s - 1e-9:
                 best, best_s = a, s
         return best
+
+    def close_plan(self, state, c, x) -> dict:
+        """Which fresh platoon of ``c`` steps onto which side of ``x`` this phase: as many
+        as can, onto sides neither shared nor next to each other or to a platoon already
+        there, so no burst of the post takes two (CA "Enemy Fire": up to 3 *mutually
+        adjacent* hexes), the fire of the other posts there least; the rest stay back and
+        may give covering fire. Worked out once a phase per company."""
+        key = (state.turn, c)
+        if self._plans.get(key) is None:
+            self._plans[key] = self._best_close(state, c, x)
+        return self._plans[key]
+
+    def _best_close(self, state, c, x) -> dict:
+        units = self.company(state, c)
+        held = [u.hex for u in units if u.on_board and DIST[u.hex][x] == 1]
+        sides = [a for a in self.assault_hexes(state, x, c) if all(DIST[a][h] >= 2 for h in held)]
+        movers = [u for u in units if u.on_board and u.fresh and DIST[u.hex][x] == 2]
+        reach = {u.id: [h for _, h, _ in entries_and_moves(state, u) if h in sides] for u in movers}
+        risk = {a: self.threat(state, a, skip=x) for a in sides}
+        best, best_key = {}, (0, 0.0)
+
+        def extend(i, plan):
+            nonlocal best, best_key
+            k = (len(plan), -sum(risk[h] for h in plan.values()))
+            if k > best_key:
+                best, best_key = dict(plan), k
+            for j in range(i, len(movers)):
+                uid = movers[j].id
+                for h in reach[uid]:
+                    if all(DIST[h][o] >= 2 for o in plan.values()):
+                        plan[uid] = h
+                        extend(j + 1, plan)
+                        del plan[uid]
+
+        extend(0, {})
+        if len(best) + len(held) >= min(2, len(units)):
+            return best
+        return self._shift(state, x, movers, sides)  # not enough sides apart: no one closes
+
+    def _shift(self, state, x, movers, sides) -> dict:
+        """Staging again, 2 hexes out, so that next phase each platoon has a side of its
+        own to close onto, apart from the others' (the fire of all posts there least)."""
+        opts = {}
+        for u in movers:
+            spots = [u.hex] + [h for _, h, _ in entries_and_moves(state, u) if DIST[h][x] == 2]
+            opts[u.id] = [
+                (g, a) for g in spots for a in state.board.neighbours_on_board[g] if a in sides
+            ]
+        risk: dict = {}
+        best, best_key = {}, (0, 0.0)
+
+        def extend(i, plan):
+            nonlocal best, best_key
+            k = (len(plan), -sum(risk[g] for g, _ in plan.values()))
+            if k > best_key:
+                best, best_key = dict(plan), k
+            for j in range(i, len(movers)):
+                uid = movers[j].id
+                for g, a in opts[uid]:
+                    if all(DIST[a][b] >= 2 for _, b in plan.values()):
+                        if g not in risk:
+                            risk[g] = self.threat(state, g)
+                        plan[uid] = (g, a)
+                        extend(j + 1, plan)
+                        del plan[uid]
+
+        extend(0, {})
+        here = {u.id: u.hex for u in movers}
+        return {uid: g for uid, (g, _) in best.items() if g != here[uid]}
 
     def base_move(self, state, seat, u, spot):
         """One step of a fire-base platoon towards its spot, out of fire where it can."""

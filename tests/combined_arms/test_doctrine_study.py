@@ -136,3 +136,52 @@ def test_with_no_attack_left_it_ends_rather_than_wait_for_an_exploit():
     assert not st.exploited() and pol.should_end(st)
     pol.active = ["D"]
     assert not pol.should_end(st)
+
+
+def test_the_way_to_a_post_costs_the_fire_along_its_safest_route():
+    """``doctrine_path`` weighs a post by the losses of walking up to it, one enemy phase
+    a hex (CA "Enemy Fire"): a real post astride the route adds to that cost, but less
+    than walking straight past it, because the route bends away from it."""
+    pol = cd.DoctrinePolicy(cd.PRESETS["doctrine_path"])
+    clear = sketch({"8d": "woods"}, {"D1": "1d"}, {"8d": "real"})
+    covered = sketch({"8d": "woods", "4d": "woods"}, {"D1": "1d"}, {"8d": "real", "4d": "real"})
+    x = clear.board.hex_at("8d")
+    lone, flanked = (pol.way_there(s, x, [s.units["D1"]], {}) for s in (clear, covered))
+    assert flanked > lone + 1.0
+    straight = [covered.board.hex_at(h) for h in ("2d", "3d", "4c", "5d", "6d")]
+    assert flanked < sum(pol.threat(covered, h) for h in straight) - 1.0
+
+
+def _closing(units: dict, post: str = "5d"):
+    st = sketch({post: "woods"}, units, {post: "real"}, phase="friendly_move", turn=5)
+    x = st.board.hex_at(post)
+    pol = cd.DoctrinePolicy(cd.PRESETS["doctrine_joint"])
+    pol.obj["D"], pol.active, pol.modes = x, ["D"], {"D": ("close", x)}
+    return st, x, pol.close_plan(st, "D", x)
+
+
+def test_the_company_closes_only_onto_sides_no_single_burst_can_reach_together():
+    """A post fires on up to 3 *mutually adjacent* hexes (CA "Enemy Fire"). From 3c and
+    3d the only sides within a step are 4c and 4d, which touch: no one closes, and D2
+    shifts to a hex behind a side of its own. From there D1 and D2 close, apart."""
+    st, x, plan = _closing({"D1": "3c", "D2": "3d"})
+    assert plan and all(DIST[h][x] == 2 for h in plan.values())  # a shift, not a close
+    assert "D1" not in plan and DIST[plan["D2"]][st.board.hex_at("4c")] >= 2
+    st, x, plan = _closing({"D1": "3c", "D2": st.label(plan["D2"])})
+    assert sorted(plan) == ["D1", "D2"]
+    assert all(DIST[h][x] == 1 for h in plan.values())
+    assert DIST[plan["D1"]][plan["D2"]] >= 2
+
+
+def test_a_runner_sets_off_for_the_enemy_edge_only_for_a_break_not_yet_exploited():
+    """Exploiters count only up to the enemy platoons broken (CA "Victory")."""
+    pol = cd.DoctrinePolicy(cd.PRESETS["doctrine_run"])
+    st = sketch({}, {"D1": "7d", "D2": "3d"}, {}, phase="friendly_move", turn=9)
+    pol.pick_runner(st)
+    assert pol.runners == set()
+    st.enemy_platoons_broken = 1
+    pol.pick_runner(st)
+    assert pol.runners == {"D1"}  # the nearer of the two to the exit hexes
+    step = pol.run_step(st, st.units["D1"])
+    exits = st.board.exploit_hexes
+    assert min(DIST[step][e] for e in exits) < min(DIST[st.units["D1"].hex][e] for e in exits)
