@@ -518,36 +518,17 @@ class DoctrinePolicy:
 
     def way_there(self, state, x, units, risk: dict) -> float:
         """Expected losses of the company walking, one enemy phase a hex, along the
-        safest way to the hexes 2 out from ``x`` (Dijkstra over :meth:`threat`)."""
-
-        def cost(h):
-            if h not in risk:
-                risk[h] = self.threat(state, h)
-            return risk[h]
-
-        blocked = {e for e, p in state.enemy.items() if p.platoon is not None}
-        blocked |= set(state.board.closed_side_edge)
+        safest way to the hexes 2 out from ``x`` (:meth:`safest_ways`)."""
+        ring = [h for h in state.board.hex_set if DIST[h][x] <= 2]
+        ways = self.safest_ways(state, ring, risk)
         total = 0.0
         for u in units:
-            starts = (
-                [(0.0, u.hex)] if u.on_board else [(cost(e), e) for e in state.board.friendly_edge]
-            )
-            done: dict = {}
-            heap = [s for s in starts if s[1] not in blocked]
-            heapq.heapify(heap)
-            while heap:
-                d, h = heapq.heappop(heap)
-                if h in done:
-                    continue
-                done[h] = d
-                if DIST[h][x] <= 2:
-                    total += d
-                    break
-                for n in state.board.neighbours_on_board[h]:
-                    if n not in done and n not in blocked:
-                        heapq.heappush(heap, (d + cost(n) + STEP, n))
+            if u.on_board:  # the hex it stands in is not walked into
+                got = ways.get(u.hex)
+                got = None if got is None else got - risk[u.hex]
             else:
-                total += 9.0  # no way round
+                got = min((ways[e] for e in state.board.friendly_edge if e in ways), default=None)
+            total += 9.0 if got is None else got  # 9: no way round
         return total
 
     def safest_ways(self, state, goals, risk: dict) -> dict:
