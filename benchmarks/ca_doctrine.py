@@ -24,7 +24,7 @@ This study asks where, in one attack, the points go:
 * **games** — :class:`DoctrinePolicy`, an attacker written from that doctrine rather
   than from steady: one post at a time, the company closes only together and onto
   alternate sides, MMGs, armour, mortars and idle rifles pin whatever threatens most, a
-  stalled attack is given up, and the game is ended once no attack is left. Six
+  stalled attack is given up, and the game is ended once no attack is left. Nine
   settings (:data:`PRESETS`): ``doctrine`` attacks only a post it reckons worth more
   than its cost; ``doctrine_close`` closes as soon as the company is staged, whatever
   the cover; ``doctrine_base`` adds a fire base (the next company takes post where it
@@ -37,10 +37,11 @@ This study asks where, in one attack, the points go:
   sides no single burst can reach together, at least two at once, and otherwise shifts
   behind such sides first (:meth:`DoctrinePolicy.close_plan`); ``doctrine_run`` adds a
   runner, sent after each break not yet matched by an exploit along the safest way off
-  the enemy edge. The knob ``fronts`` lets several companies attack at once. Each game is valued by its expected score
-  (``simulate.expected_at_end``) and paired with ``passive`` on the same seeds; the
-  losses are counted by the attack's stage (approach and staging 2 hexes out, the close,
-  the assault, the MMGs at the rear edge, other companies).
+  the enemy edge. The knob ``fronts`` lets several companies attack at once. Each game
+  is valued by its expected score (``simulate.expected_at_end``) and paired with
+  ``passive`` on the same seeds; the losses are counted by the attack's stage (approach
+  and staging 2 hexes out, the close, the assault, the MMGs at the rear edge, other
+  companies).
 * **smoke** — each time ``doctrine_smoke_all`` calls smoke, the game forks on planning
   copies with the same dice, smoke against no mortar call: the losses of the enemy phase
   ahead and the score at the end, paired, beside the policy's own reckoning.
@@ -311,6 +312,29 @@ PRESETS = {
         Doctrine(), close_risk=1.0, max_wait=1, smoke=True, smoke_staging=True
     ),
 }
+
+
+def _assign(options: dict, apart, cost) -> dict:
+    """The most platoons given an option each (``options``: platoon id -> its options),
+    every two chosen options ``apart``, then the least total ``cost``; a search over
+    every assignment, which is small: a company has at most 3 platoons."""
+    ids = list(options)
+    best, best_key = {}, (0, 0.0)
+
+    def extend(i, plan):
+        nonlocal best, best_key
+        key = (len(plan), -sum(cost(o) for o in plan.values()))
+        if key > best_key:
+            best, best_key = dict(plan), key
+        for j in range(i, len(ids)):
+            for o in options[ids[j]]:
+                if all(apart(o, p) for p in plan.values()):
+                    plan[ids[j]] = o
+                    extend(j + 1, plan)
+                    del plan[ids[j]]
+
+    extend(0, {})
+    return best
 
 
 class DoctrinePolicy:
@@ -713,22 +737,7 @@ class DoctrinePolicy:
         movers = [u for u in units if u.on_board and u.fresh and DIST[u.hex][x] == 2]
         reach = {u.id: [h for _, h, _ in entries_and_moves(state, u) if h in sides] for u in movers}
         risk = {a: self.threat(state, a, skip=x) for a in sides}
-        best, best_key = {}, (0, 0.0)
-
-        def extend(i, plan):
-            nonlocal best, best_key
-            k = (len(plan), -sum(risk[h] for h in plan.values()))
-            if k > best_key:
-                best, best_key = dict(plan), k
-            for j in range(i, len(movers)):
-                uid = movers[j].id
-                for h in reach[uid]:
-                    if all(DIST[h][o] >= 2 for o in plan.values()):
-                        plan[uid] = h
-                        extend(j + 1, plan)
-                        del plan[uid]
-
-        extend(0, {})
+        best = _assign(reach, lambda h, o: DIST[h][o] >= 2, risk.__getitem__)
         if len(best) + len(held) >= min(2, len(units)):
             return best
         return self._shift(state, x, movers, sides)  # not enough sides apart: no one closes
@@ -743,24 +752,13 @@ class DoctrinePolicy:
                 (g, a) for g in spots for a in state.board.neighbours_on_board[g] if a in sides
             ]
         risk: dict = {}
-        best, best_key = {}, (0, 0.0)
 
-        def extend(i, plan):
-            nonlocal best, best_key
-            k = (len(plan), -sum(risk[g] for g, _ in plan.values()))
-            if k > best_key:
-                best, best_key = dict(plan), k
-            for j in range(i, len(movers)):
-                uid = movers[j].id
-                for g, a in opts[uid]:
-                    if all(DIST[a][b] >= 2 for _, b in plan.values()):
-                        if g not in risk:
-                            risk[g] = self.threat(state, g)
-                        plan[uid] = (g, a)
-                        extend(j + 1, plan)
-                        del plan[uid]
+        def cost(opt):
+            if opt[0] not in risk:
+                risk[opt[0]] = self.threat(state, opt[0])
+            return risk[opt[0]]
 
-        extend(0, {})
+        best = _assign(opts, lambda p, q: p[0] != q[0] and DIST[p[1]][q[1]] >= 2, cost)
         here = {u.id: u.hex for u in movers}
         return {uid: g for uid, (g, _) in best.items() if g != here[uid]}
 
