@@ -153,12 +153,12 @@ class OracleCompany(Oracle, CompanyPlanner):
 # steady (or a doctrine setting) told the deployment: its reveal odds (what it weighs
 # threats and objectives by) read the counter's die; switched on only while such a game
 # is played
-_STEADY_ORACLE = [False]
+_ORACLE_ODDS = [False]
 _QUICK_REVEAL = quick.reveal_chance
 
 
 def _reveal_chance(state, h):
-    faces = getattr(state.dice, "faces", None) if _STEADY_ORACLE[0] else None
+    faces = getattr(state.dice, "faces", None) if _ORACLE_ODDS[0] else None
     post = state.enemy[h]
     if faces is None or post.platoon != POTENTIAL:
         return _QUICK_REVEAL(state, h)
@@ -175,7 +175,7 @@ STUDY_BUDGET = CompanyBudget()  # as shipped
 
 def _policy(name: str, seed: int):
     rng = random.Random(seed)
-    _STEADY_ORACLE[0] = name == "steady+oracle" or (
+    _ORACLE_ODDS[0] = name == "steady+oracle" or (
         name.endswith("+oracle") and name.split("+")[0] in ca_doctrine.PRESETS
     )
     if name.split("+")[0] in ca_doctrine.PRESETS:
