@@ -95,13 +95,9 @@ _ENGINE_REVEAL = enemy_rules._reveal_roll
 
 def _reveal_from_deployment(state, h, what, mods, why, verdicts, weighed=None):
     """The engine's reveal test; its die comes from the deployment when the dice hold one."""
-    faces = getattr(state.dice, "faces", None)
-    if faces is not None:
-        state.dice.next_face = faces[(h, what)]
+    if isinstance(state.dice, DeployedDice):  # other dice (a test's scripted ones) roll on
+        state.dice.next_face = state.dice.faces[(h, what)]
     return _ENGINE_REVEAL(state, h, what, mods, why, verdicts, weighed)
-
-
-enemy_rules._reveal_roll = _reveal_from_deployment  # this study's processes only
 
 
 def deployed_game(seed: int):
@@ -158,7 +154,8 @@ _QUICK_REVEAL = quick.reveal_chance
 
 
 def _reveal_chance(state, h):
-    faces = getattr(state.dice, "faces", None) if _ORACLE_ODDS[0] else None
+    told = _ORACLE_ODDS[0] and isinstance(state.dice, DeployedDice)
+    faces = state.dice.faces if told else None
     post = state.enemy[h]
     if faces is None or post.platoon != POTENTIAL:
         return _QUICK_REVEAL(state, h)
@@ -166,8 +163,19 @@ def _reveal_chance(state, h):
     return 1.0 if faces[(h, "platoon")] + sum(m.value for m in mods) >= enemy_rules.REVEAL else 0.0
 
 
-for _module in (quick, assessment, movement_plan, ca_doctrine):
-    _module.reveal_chance = _reveal_chance
+_READERS = (quick, assessment, movement_plan, ca_doctrine)  # modules that weigh reveal odds
+
+
+def patch(on: bool = True) -> None:
+    """Route the engine's reveal test and the planners' reveal odds through this study
+    (inert for any dice but :class:`DeployedDice`); ``patch(False)`` restores them. On
+    from import, in this study's processes; tests switch it off when done."""
+    enemy_rules._reveal_roll = _reveal_from_deployment if on else _ENGINE_REVEAL
+    for module in _READERS:
+        module.reveal_chance = _reveal_chance if on else _QUICK_REVEAL
+
+
+patch()
 
 
 STUDY_BUDGET = CompanyBudget()  # as shipped

@@ -188,11 +188,20 @@ def test_a_runner_sets_off_for_the_enemy_edge_only_for_a_break_not_yet_exploited
     assert min(DIST[step][e] for e in exits) < min(DIST[st.units["D1"].hex][e] for e in exits)
 
 
-def test_told_the_deployment_the_attacker_weighs_each_post_by_its_die():
+@pytest.fixture
+def diag():
+    """benchmarks/ca_diagnosis.py, its patches on for the test and off after it."""
+    import ca_diagnosis
+
+    ca_diagnosis.patch()
+    yield ca_diagnosis
+    ca_diagnosis._policy("doctrine_close", 0)  # the oracle's odds off
+    ca_diagnosis.patch(False)
+
+
+def test_told_the_deployment_the_attacker_weighs_each_post_by_its_die(diag):
     """The information ceiling's oracle (benchmarks/ca_diagnosis.py): reveal odds of 0 or
     1 read from the deployment rolled in advance; not told, the engine's odds."""
-    import ca_diagnosis as diag
-
     g = diag.deployed_game(4)
     unrevealed = [h for h, p in g.enemy.items() if p.platoon == POTENTIAL]
     diag._policy("doctrine_run+oracle", 4)
@@ -201,13 +210,8 @@ def test_told_the_deployment_the_attacker_weighs_each_post_by_its_die():
     assert all(0 < cd.reveal_chance(g, h) < 1 for h in unrevealed)
 
 
-def test_the_ledger_tells_the_post_attacked_from_the_others():
+def test_the_ledger_tells_the_post_attacked_from_the_others(diag):
     """Seed 4, told the deployment: doctrine_close closes on 5d in a cluster (4c, 4c, 4d)
     and 5d's burst from next to it is booked to the post attacked."""
-    import ca_diagnosis as diag
-
-    try:
-        _, got = diag.ledger_game(("doctrine_close+oracle", 4))
-    finally:
-        diag._policy("doctrine_close", 4)  # the oracle's odds off again for this process
+    _, got = diag.ledger_game(("doctrine_close+oracle", 4))
     assert got["losses"].get("enemy fire, adjacent, the post attacked", 0) >= 6
