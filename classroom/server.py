@@ -17,6 +17,9 @@ Voilà it adds:
 * **A page kernel that dies is not restarted** into a kernel without a page (Jupyter's
   auto-restart is off): it is shut down, its websocket closes and the page shows its
   "connection lost" banner.
+* **A preheated kernel that died at its start is never handed out** (a port another
+  program took first): a page waits for its pool kernel's first answer, or its replacement
+  (:mod:`hexclass.classroom.pool_pick`).
 * **The seat pool follows the class**: the preheated seat kernels are as many as the
   store's running games have seats without a live page (between ``seat_pool_min`` and
   ``seat_pool_max``), counted again as soon as the store file changes, so a class just
@@ -79,6 +82,7 @@ from hexclass.classroom.kernel_setup import (
     store_stamp,
 )
 from hexclass.classroom.page_render import RenderClient, share_compiled_templates
+from hexclass.classroom.pool_pick import DEAD, ready_first, settled
 
 STATUS_PATH = "/hexclass/api/status"
 STORE_CHECK_SECONDS = 5.0  # the seats are counted again at least this often
@@ -315,6 +319,31 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         if len(pool) < size:
             self.fill_if_needed(delay=0, notebook_name=SEAT)
 
+    async def take_live_kernel(self, page: str, tries: int = 3) -> None:
+        """Before a visitor takes ``page``'s first preheated kernel: one that answered.
+
+        Waits until the pool's best entry has answered or died (:mod:`hexclass.classroom.
+        pool_pick`); a dead one is stopped and replaced, and the next one is waited for.
+        """
+        pool = getattr(self, "_pools", {}).get(page)
+        for _ in range(tries):
+            ready_first(pool, self.has_exited)
+            if not pool:
+                return
+            head = pool[0]
+            if await settled(head, self.has_exited) != DEAD:
+                if pool and pool[0] is head:
+                    return  # no await from here to Voilà's pop: the visitor gets it
+                continue
+            if head in pool:
+                pool.remove(head)
+            if head.done() and not head.cancelled() and head.exception() is None:
+                self._stop_soon(
+                    head.result()["kernel_id"], "it died before a page took it", now=True
+                )
+            self.log.warning("hexclass: a preheated %s kernel died before its page took it", page)
+            self.fill_if_needed(delay=0, notebook_name=page)
+
     def wanted_seat_pool(self, taking: int = 0) -> int:
         """Seats of running games minus seat pages served, within the configured bounds.
 
@@ -469,21 +498,6 @@ def _to_stderr(line: str) -> None:
     sys.stderr.flush()
 
 
-def ready_first(pool: list | None) -> None:
-    """Put a preheated kernel that is ready at the head of a page's pool.
-
-    Voilà hands a visitor the pool's first kernel and waits for it, even while it is still
-    starting and a later one has finished (kernels start several at a time, and finish in
-    any order on a busy machine): the visitor would wait for a start for nothing.
-    """
-    if not pool:
-        return
-    ready = next((f for f in pool if f.done() and not f.cancelled() and not f.exception()), None)
-    if ready is not None and pool[0] is not ready:
-        pool.remove(ready)
-        pool.insert(0, ready)
-
-
 class _Recorder:
     """The kernel manager as a render handler sees it: the kernel it gets is bound at once."""
 
@@ -499,7 +513,7 @@ class _Recorder:
         return kernel_id
 
     async def get_rendered_notebook(self, notebook_name, *args, **kwargs):
-        ready_first(getattr(self._km, "_pools", {}).get(notebook_name))
+        await self._km.take_live_kernel(notebook_name)
         if notebook_name == SEAT:
             self._km.before_seat_taken()
         result = await self._km.get_rendered_notebook(notebook_name, *args, **kwargs)

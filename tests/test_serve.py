@@ -20,6 +20,7 @@ import urllib.request
 
 import pytest
 
+from hexclass.classroom.gate import SOLITAIRE
 from hexclass.classroom.serve import marked_processes, port_problem, voila_command
 from hexclass.classroom.sessions import create_class, open_store
 from tests.conftest import instructor_opener
@@ -46,7 +47,7 @@ def alive(pid: int) -> bool:
 class Served:
     """``hexclass serve`` in a subprocess, with its output in a file."""
 
-    def __init__(self, tmp_path: pathlib.Path, *args: str) -> None:
+    def __init__(self, tmp_path: pathlib.Path, *args: str, env: dict | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.store = tmp_path / "class.db"
@@ -64,6 +65,7 @@ class Served:
             stdout=self.out,
             stderr=subprocess.STDOUT,
             cwd=ROOT,
+            env={**os.environ, **(env or {})},
         )
 
     def text(self) -> str:
@@ -106,8 +108,8 @@ class Served:
 def served(tmp_path):
     made = []
 
-    def start(*args):
-        s = Served(tmp_path, *args)
+    def start(*args, env=None):
+        s = Served(tmp_path, *args, env=env)
         made.append(s)
         return s
 
@@ -250,6 +252,27 @@ def test_a_seat_page_taken_from_a_pool_that_covers_its_class_starts_no_kernel(se
     assert "seat pool set to 4 (a seat page takes a kernel)" in s.text()
     assert after["preheated"] == 5  # the four seats to come and the solitaire page
     assert after["started_total"] == full["started_total"]  # no kernel started in its place
+
+
+def test_a_preheated_kernel_that_dies_at_its_start_is_not_handed_to_a_page(served):
+    """A pool kernel that never answers and dies is replaced before a page takes it.
+
+    The hook (tests/hooks/dying_kernels) launches the first three pool kernels (the
+    solitaire page's and two seats') as processes that exit after 12 s without answering,
+    as a kernel whose port another program took does. Handed one, a page got Voilà's
+    "Running ..." and never its widgets.
+    """
+    hook = str(ROOT / "tests" / "hooks" / "dying_kernels")
+    path = os.pathsep.join(filter(None, [hook, os.environ.get("PYTHONPATH")]))
+    s = served(env={"PYTHONPATH": path, "HEXCLASS_TEST_DYING": "3:12"})
+    s.wait_for(lambda: s.status()["started_total"] >= 3)  # all three launched, none dead yet
+    with urllib.request.urlopen(s.base + "/voila/render/" + SOLITAIRE, timeout=300) as r:
+        page = r.read().decode()
+    assert "application/vnd.jupyter.widget-view+json" in page  # its notebook ran
+    assert "Kernel died" not in page
+    text = s.wait_for(lambda: "hexclass: kernel started" in (t := s.text()) and t)
+    assert f"hexclass: a preheated {SOLITAIRE} kernel died before its page took it" in text
+    s.wait_for(lambda: s.status()["kernels"] >= 3)  # the pools refilled: a page, 2 seats
 
 
 def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path):
