@@ -70,7 +70,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from hexclass.classroom import gate as G
-from hexclass.classroom import kernel_log, sandbox, server_stop
+from hexclass.classroom import kernel_log, sandbox, server_stop, stack_dump
 from hexclass.classroom.gate import HOME, INSTRUCTOR, SEAT
 from hexclass.classroom.kernel_setup import (
     _SEAT_STORE,  # noqa: F401 - the seat role's URLs; a test sets one here
@@ -338,9 +338,7 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             if head in pool:
                 pool.remove(head)
             if head.done() and not head.cancelled() and head.exception() is None:
-                self._stop_soon(
-                    head.result()["kernel_id"], "it died before a page took it", now=True
-                )
+                self._stop_soon(head.result()["kernel_id"], "it died unanswered", now=True)
             self.log.warning("hexclass: a preheated %s kernel died before its page took it", page)
             self.fill_if_needed(delay=0, notebook_name=page)
 
@@ -808,6 +806,7 @@ class HexclassVoila(Voila):
         super().initialize(argv)
         for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
             signal.signal(sig, self._handle_signal_stop)
+        stack_dump.install()  # kill -USR1: where the server is, in its log
         G.redact_logs(self.log, logging.getLogger("tornado.access"))
         kernel_log.quiet_routine_lines(self.log)
         cut_off = server_stop.CutOffPages(self)

@@ -275,6 +275,20 @@ def test_a_preheated_kernel_that_dies_at_its_start_is_not_handed_to_a_page(serve
     s.wait_for(lambda: s.status()["kernels"] >= 3)  # the pools refilled: a page, 2 seats
 
 
+def test_sigusr1_writes_the_server_stacks_to_its_log_and_the_server_serves_on(served):
+    """``kill -USR1``: every thread's stack, then the pending asyncio tasks; no stop."""
+    s = served()
+    pid = s.ready(kernels=1)["server_pid"]
+    os.kill(pid, signal.SIGUSR1)  # the default action of SIGUSR1 would end the process
+    text = s.wait_for(lambda: "asyncio tasks pending (SIGUSR1)" in (t := s.text()) and t)
+    dump = text[text.index("Thread 0x") :]
+    assert "Current thread" in dump and "File " in dump  # faulthandler's stacks, from C
+    assert re.search(r"Stack for <Task pending name=.*coro=<", dump)  # each pending task
+    assert alive(pid)
+    with urllib.request.urlopen(s.base + "/", timeout=300) as r:  # it still serves pages
+        assert "Instructor console" in r.read().decode()
+
+
 def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path):
     from hexclass.classroom.server import open_seats, store_stamp
 

@@ -147,6 +147,24 @@ class VoilaServer:
         self.log.close()
 
 
+def cmdline(pid: int) -> bytes:
+    try:
+        return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test gets the stacks of every ``hexclass serve`` still running."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and report.when in ("setup", "call"):
+        for server in list(HexclassServer.running):
+            title = f"hexclass serve on port {server.port}: stacks (SIGUSR1)"
+            report.sections.append((title, server.stacks()))
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (read from /proc)."""
     children: dict[int, list[int]] = {}
@@ -314,6 +332,40 @@ class HexclassServer(VoilaServer):
             cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env
         )
         self._wait()
+        HexclassServer.running.append(self)
+
+    running: list[HexclassServer] = []  # servers started and not stopped, for stacks()
+
+    def stop(self, timeout: float = 60.0) -> None:
+        if self in HexclassServer.running:
+            HexclassServer.running.remove(self)
+        super().stop(timeout)
+
+    def stacks(self, timeout: float = 10.0, most: int = 40_000) -> str:
+        """The server's thread stacks and pending tasks (``kill -USR1``), read from its log.
+
+        Sent when a browser test fails (``pytest_runtest_makereport``): a server that
+        stopped answering shows where it is stuck in the test output, not only in a log
+        file of a CI machine that is gone.
+        """
+        child = [
+            p for p in descendants(self.proc.pid) if b"hexclass.classroom.server" in cmdline(p)
+        ]
+        if self.log.closed or not child:
+            return "(the server is not running)"
+        path = pathlib.Path(self.log.name)
+        start = path.stat().st_size
+        os.kill(child[0], signal.SIGUSR1)
+        deadline = time.monotonic() + timeout
+        text = ""
+        while time.monotonic() < deadline and "asyncio tasks pending" not in text:
+            time.sleep(0.2)
+            with path.open(errors="replace") as f:
+                f.seek(start)
+                text = f.read()
+        if "asyncio tasks pending" not in text:
+            text += f"\n(no task list within {timeout:.0f} s: the event loop is not running)"
+        return text[-most:]
 
     def give_key(self, page) -> None:
         """Give the instructor key through the server's form, as an instructor would.
