@@ -323,10 +323,10 @@ class HexclassKernelManager(AsyncMappingKernelManager):
         """Before a visitor takes ``page``'s first preheated kernel: one that answered.
 
         Waits until the pool's best entry has answered or died (:mod:`hexclass.classroom.
-        pool_pick`); a dead one is stopped and replaced, and the next one is waited for.
+        pool_pick`); a dead one (up to ``tries``) is stopped and replaced, the next waited for.
         """
-        pool = getattr(self, "_pools", {}).get(page)
-        for _ in range(tries):
+        pool, deaths = getattr(self, "_pools", {}).get(page), 0
+        while deaths < tries:
             ready_first(pool, self.has_exited)
             if not pool:
                 return
@@ -334,7 +334,8 @@ class HexclassKernelManager(AsyncMappingKernelManager):
             if await settled(head, self.has_exited) != DEAD:
                 if pool and pool[0] is head:
                     return  # no await from here to Voilà's pop: the visitor gets it
-                continue
+                continue  # another page took it meanwhile: choose again
+            deaths += 1
             if head in pool:
                 pool.remove(head)
             if head.done() and not head.cancelled() and head.exception() is None:

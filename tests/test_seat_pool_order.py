@@ -21,6 +21,7 @@ from hexclass.classroom.pool_pick import (
     ready_first,
     settled,
 )
+from hexclass.classroom.server import HexclassKernelManager
 
 
 @pytest.fixture
@@ -88,5 +89,62 @@ def test_settled_waits_for_the_first_answer_or_the_death(loop):
         assert await settled(dying, exited.__contains__) == DEAD
         never = entry(asyncio.get_running_loop(), "k3", answered=False)
         assert await settled(never, lambda k: False, limit=0.2) == WARMING  # gives up
+
+    loop.run_until_complete(scenario())
+
+
+class FakePools:
+    """What ``take_live_kernel`` uses of the kernel manager, with Voilà's pop and refill."""
+
+    def __init__(self, loop, pool):
+        self.loop, self._pools, self.exited, self.stopped, self.refills = (
+            loop,
+            {"p": pool},
+            set(),
+            [],
+            0,
+        )
+        self.log = SimpleNamespace(warning=lambda *a: None)
+
+    def has_exited(self, kernel_id):
+        return kernel_id in self.exited
+
+    def _stop_soon(self, kernel_id, why, now=False):
+        self.stopped.append(kernel_id)
+
+    def fill_if_needed(self, delay=None, notebook_name=None):
+        self.refills += 1
+        fresh = entry(self.loop, f"fresh{self.refills}", answered=False)
+        self.loop.call_later(0.1, setattr, fresh.result()["renderer"], "kernel_started", True)
+        self._pools["p"].append(fresh)
+
+    async def take(self):
+        """``_Recorder.get_rendered_notebook``: pick, then Voilà pops the head at once."""
+        await HexclassKernelManager.take_live_kernel(self, "p")
+        return self._pools["p"].pop(0).result()["kernel_id"]
+
+
+def test_a_page_never_takes_a_kernel_that_died_before_answering(loop):
+    async def scenario():
+        here = asyncio.get_running_loop()
+        dying = entry(here, "dying", answered=False)
+        fake = FakePools(here, [dying])
+        here.call_later(0.1, fake.exited.add, "dying")  # the port was taken: it exits
+        assert await fake.take() == "fresh1"  # waited for, instead of the dead one
+        assert fake.stopped == ["dying"] and fake.refills == 1
+
+    loop.run_until_complete(scenario())
+
+
+def test_pages_that_wait_together_each_get_a_live_kernel_of_their_own(loop):
+    async def scenario():
+        here = asyncio.get_running_loop()
+        pool = [entry(here, f"k{i}", answered=False) for i in range(4)]
+        for i, e in enumerate(pool):  # they answer in reverse order
+            here.call_later(0.05 * (4 - i), setattr, e.result()["renderer"], "kernel_started", True)
+        fake = FakePools(here, pool)
+        got = await asyncio.gather(*(fake.take() for _ in range(4)))
+        assert sorted(got) == ["k0", "k1", "k2", "k3"]  # none twice, none replaced
+        assert fake.refills == 0 and fake.stopped == []
 
     loop.run_until_complete(scenario())
