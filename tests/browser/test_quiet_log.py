@@ -32,10 +32,13 @@ def test_stopping_the_server_mid_start_stops_every_kernel_quietly(tmp_path):
     store = open_store(tmp_path / "class.db")
     server = HexclassServer(tmp_path / "class.db")
     try:
-        # two teams: the seat pool grows from 2 to 10, a few kernels at a time
-        made = create_class(store, teams=2, seed=5, base_url=server.base)
+        made = create_class(store, teams=1, seed=5, base_url=server.base)
         page = urllib.request.urlopen(made.teams[0].seats[0].url, timeout=300)
         assert page.status == 200  # a seat took a preheated kernel; its page is still drawn
+        # a page is handed its kernel once the kernel has answered (classroom/pool_pick.py),
+        # by which time the pool may have filled: two more teams make it grow, a few
+        # kernels at a time, from 5 to 15
+        create_class(store, teams=2, seed=6, base_url=server.base)
         wait_until(lambda: server.status()["starting"] >= 1, 300, "a kernel start", every=0.05)
         server.stop()
         page.close()
