@@ -30,9 +30,11 @@ def install() -> None:
 
 
 def _tasks_soon(sig, frame) -> None:
-    loop = asyncio._get_running_loop()  # the handler runs on the loop's (main) thread
-    if loop is not None:
-        loop.call_soon_threadsafe(dump_tasks)
+    try:
+        loop = asyncio.get_running_loop()  # the handler runs on the loop's (main) thread
+    except RuntimeError:  # not serving yet, or any more
+        return
+    loop.call_soon_threadsafe(dump_tasks)
 
 
 def dump_tasks(out=None) -> None:
