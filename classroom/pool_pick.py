@@ -12,7 +12,7 @@ showed Voilà's "Running ..." for good (reproduced by taking a kernel's port on 
 So the pool's entries are told apart (:func:`pool_state`), a kernel that has answered goes
 first (:func:`ready_first`), and before a page takes the first entry it waits until that
 kernel has answered or died (:func:`settled`); a dead one leaves the pool
-(:meth:`hexclass.classroom.server.HexclassKernelManager.take_live_kernel`).
+(:meth:`hexclass.classroom.seat_pool.SeatPool.take_live_kernel`).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from hexclass.classroom.pool_pick import (
     ready_first,
     settled,
 )
-from hexclass.classroom.server import HexclassKernelManager
+from hexclass.classroom.seat_pool import SeatPool
 
 
 @pytest.fixture
@@ -120,7 +120,7 @@ class FakePools:
 
     async def take(self):
         """``_Recorder.get_rendered_notebook``: pick, then Voilà pops the head at once."""
-        await HexclassKernelManager.take_live_kernel(self, "p")
+        await SeatPool.take_live_kernel(self, "p")
         return self._pools["p"].pop(0).result()["kernel_id"]
 
 

@@ -290,7 +290,7 @@ def test_sigusr1_writes_the_server_stacks_to_its_log_and_the_server_serves_on(se
 
 
 def test_a_class_created_changes_the_store_stamp_the_seat_pool_watches(tmp_path):
-    from hexclass.classroom.server import open_seats, store_stamp
+    from hexclass.classroom.kernel_setup import open_seats, store_stamp
 
     db = tmp_path / "class.db"
     store = open_store(db)
