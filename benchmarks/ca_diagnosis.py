@@ -312,6 +312,73 @@ def report_ceiling(rows, names: list[str], how: str) -> None:
             )
 
 
+# --- the best moment to have stopped, in hindsight ----------------------------------------
+
+
+def prophet_game(args) -> tuple[str, int, list, float]:
+    """One game of ``name``, with the worth of ending it at the start of each turn.
+
+    Not told the deployment, a turn's worth is the exact mean of the final reveal then
+    (:func:`~.outlook.end_value`); told it (``+oracle``), the score that deployment gives.
+    Returns the turns' (turn, worth) and the game's own worth where its policy left it.
+    """
+    name, seed = args
+    told = name.endswith("+oracle")
+    g, pol = deployed_game(seed), _policy("passive" if name.startswith("passive") else name, seed)
+    seat, turn, worths, ended = state_seat(g), 0, [], False
+    for _ in range(MAX_ACTIONS):
+        if g.over:
+            break
+        if g.turn != turn and g.phase == "friendly_move" and check(g, EndGame(seat)) is None:
+            turn = g.turn
+            worths.append((turn, Oracle()._known_end(g) if told else end_value(g)[0]))
+        a = pol.act(g, seat)
+        ended = isinstance(a, EndGame)
+        apply(g, a)
+    while not g.over:
+        apply(g, _close_phase(g, seat))
+    own = worths[-1][1] if ended and worths else float(g.result.total)
+    if not ended:
+        worths.append((g.result.turns + 1, own))
+    return name, seed, worths, own
+
+
+def prophet(games: int, seed: int, jobs: int, planners: list[str]) -> None:
+    """How much any rule for when to stop could add to each planner: the mean of the best
+    turn's worth in hindsight (an upper bound on every stopping rule, since no rule can
+    know the dice ahead), against passive valued the same way, told or not told."""
+    names = [*planners]
+    for base in ("passive", "passive+oracle"):
+        if any(n.endswith("+oracle") == base.endswith("+oracle") for n in names):
+            names.insert(0, base)
+    t = time.perf_counter()
+    rows = _pool_map(prophet_game, [(n, s) for s in range(seed, seed + games) for n in names], jobs)
+    by = {(n, s): (w, own) for n, s, w, own in rows}
+    seeds = range(seed, seed + games)
+    print(
+        f"\nstopping in hindsight: seeds {seed}-{seed + games - 1}, "
+        f"{time.perf_counter() - t:.0f} s, {jobs} job(s)"
+    )
+    print(
+        "| policy | its own − passive (95 %) | best stop in hindsight − passive (95 %) "
+        "| turn of that stop: mean; games after turn 2 |"
+    )
+    print("| --- | --- | --- | --- |")
+    for n in names:
+        if n.startswith("passive"):
+            continue
+        base = [by["passive+oracle" if n.endswith("+oracle") else "passive", s][1] for s in seeds]
+        own = [by[n, s][1] for s in seeds]
+        best = [max(by[n, s][0], key=lambda tw: tw[1]) for s in seeds]
+        m, lo, hi = _paired(own, base)
+        pm, plo, phi = _paired([w for _, w in best], base)
+        later = sum(t > 2 for t, _ in best)
+        print(
+            f"| {n} | {m:+.2f} ({lo:+.2f} to {hi:+.2f}) | {pm:+.2f} ({plo:+.2f} to {phi:+.2f}) "
+            f"| {statistics.fmean(t for t, _ in best):.1f}; {later / games:.0%} |"
+        )
+
+
 # --- where the points go ----------------------------------------------------------------
 
 
@@ -554,6 +621,8 @@ def main() -> None:
         return
     if "ceiling" in cases:
         ceiling(args.games, args.seed, args.jobs, args.planners.split(","), args.out)
+    if "prophet" in cases:
+        prophet(args.games, args.seed, args.jobs, args.planners.split(","))
     if "losses" in cases:
         losses(args.games, args.seed, args.jobs, args.loss_policies.split(","))
     if "sample" in cases:

@@ -215,3 +215,48 @@ def test_the_ledger_tells_the_post_attacked_from_the_others(diag):
     and 5d's burst from next to it is booked to the post attacked."""
     _, got = diag.ledger_game(("doctrine_close+oracle", 4))
     assert got["losses"].get("enemy fire, adjacent, the post attacked", 0) >= 6
+
+
+def test_the_best_stop_in_hindsight_is_never_below_where_the_game_ended(diag):
+    """``ca_diagnosis.py --only prophet``: each turn start's worth of ending (from turn 2,
+    the first a game may end after, CA "Victory"); the game's own worth is one of them."""
+    for name in ("doctrine_bold", "doctrine_bold+oracle"):
+        _, _, worths, own = diag.prophet_game((name, 5))
+        assert [t for t, _ in worths] == list(range(2, 2 + len(worths)))
+        assert own in [w for _, w in worths] and max(w for _, w in worths) >= own
+    _, _, told, _ = diag.prophet_game(("doctrine_bold+oracle", 5))
+    assert all(w == int(w) for _, w in told)  # told the deployment, the score is known
+    _, _, worths, own = diag.prophet_game(("passive", 5))
+    assert worths == [(2, own)]  # passive ends at its first chance
+
+
+def test_looking_ahead_spends_none_of_the_games_dice(diag):
+    """``ca_stop.py``: forks play on planning copies with the planner's own random numbers,
+    so an attacker that never stops on the lookahead's word plays the game it plays
+    alone, and one that always does ends at its first chance."""
+    import ca_stop
+
+    alone = ca_stop.one_game(("doctrine_bold", 4, "doctrine_bold", 4, 2, None))
+    never = ca_stop.one_game(("x", 4, "doctrine_bold", 4, 2, -1e9))
+    always = ca_stop.one_game(("x", 4, "doctrine_bold", 4, 2, 1e9))
+    assert alone[2:6] == never[2:6] and alone[3] > 2
+    assert always[3] == 1
+
+
+def test_the_forks_roll_dice_of_their_own(diag):
+    """The forks must not replay the game's own dice (that would be knowing the future):
+    from the same turn start, forks of doctrine_bold on seed 4 part ways."""
+    import ca_stop
+
+    from hexclass.classroom.combined_arms import Options, apply, new_game
+    from hexclass.classroom.combined_arms.bots import state_seat
+
+    g = new_game(4, Options(auto_decisions=True))
+    seat, pol = state_seat(g), cd.policy("doctrine_bold")
+    while g.turn < 3 or not ca_stop.turn_start(g, seat):
+        apply(g, pol.act(g, seat))
+    stop = ca_stop.LookaheadStop("doctrine_bold", 4, forks=6, horizon=3, margin=0.0)
+    stop.inner = pol
+    runs = stop.forks_worths(g, seat)
+    assert all(len(r) == 3 for r in runs)
+    assert len({tuple(r) for r in runs}) > 1
