@@ -2,7 +2,7 @@
 and one game read turn by turn (issue 26).
 
 Run:  .venv/bin/python benchmarks/ca_diagnosis.py [--games 120] [--seed 1] [--jobs 2]
-                                                  [--only ceiling,losses,sample]
+                                                  [--only ceiling,losses,prophet,sample]
 
 * **ceiling** — how much of the gap is the unknown deployment? In the solitaire game a
   potential counter is real when its reveal die (CA "Enemy Decisions") comes up high
@@ -24,6 +24,11 @@ Run:  .venv/bin/python benchmarks/ca_diagnosis.py [--games 120] [--seed 1] [--jo
   by turn and by the kind of move the hit platoons had made that turn (stood, moved,
   closed next to an enemy post); platoons broken by cause; platoon-turns begun pinned and
   pins that never lift (pinned at the start of 3 turns running); enemy platoons broken.
+* **prophet** — how much any rule for when to end could add to each planner (with or
+  without ``+oracle``): at each turn start from turn 2, the worth of ending there (not
+  told, the exact mean of the final reveal; told, the deployment's score); the best of
+  them in hindsight bounds every rule, which cannot know the dice ahead. Reported against
+  passive valued the same way, with the turn of that best stop.
 * **sample** — one game, turn by turn: the exact expected score of ending at the start of
   each turn, what moved and fired, each enemy hit and its cause.
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 import random
 import statistics
 import time
@@ -165,7 +166,8 @@ def main() -> None:
     )
     ap.add_argument("--forks", type=int, default=16)
     ap.add_argument("--horizon", type=int, default=4)
-    ap.add_argument("--margins", default="0,0.3")
+    ap.add_argument("--margins", default="0,0.3", help="write --margins=-0.25,0 for a negative one")
+    ap.add_argument("--out", default=None, help="also write every game's row here (JSON lines)")
     args = ap.parse_args()
     margins = [float(m) for m in args.margins.split(",")]
     kinds = (
@@ -178,6 +180,9 @@ def main() -> None:
     start = time.perf_counter()
     with ca_diagnosis.ProcessPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(one_game, tasks, chunksize=1))
+    if args.out:
+        with open(args.out, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in rows)
     by = {(r[0], r[1]): r for r in rows}
     print(
         f"\nseeds {seeds[0]}-{seeds[-1]}, forks {args.forks}, horizon {args.horizon}, "
