@@ -28,8 +28,8 @@ import json
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 
-import ca_diagnosis  # noqa: F401  (switches the study's reveal hooks to the engine's own)
 import ca_doctrine
 
 from hexclass.classroom.combined_arms import Options, apply, check, new_game
@@ -59,8 +59,8 @@ def worth_by_turn(state, policy, seat, horizon: int) -> list[float]:
     for _ in range(MAX_ACTIONS):
         if len(out) == horizon:
             break
-        if state.over:
-            out.append(out[-1] if out else float(state.result.total))
+        if state.over:  # past turn 20: the score the game ended with, held
+            out.append(float(state.result.total))
             continue
         if state.turn != turn and turn_start(state, seat):
             turn = state.turn
@@ -178,7 +178,7 @@ def main() -> None:
     seeds = range(args.seed, args.seed + args.games)
     tasks = [(n, s, args.base, args.forks, args.horizon, m) for s in seeds for n, m in kinds]
     start = time.perf_counter()
-    with ca_diagnosis.ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(one_game, tasks, chunksize=1))
     if args.out:
         with open(args.out, "w") as f:

@@ -260,3 +260,26 @@ def test_the_forks_roll_dice_of_their_own(diag):
     runs = stop.forks_worths(g, seat)
     assert all(len(r) == 3 for r in runs)
     assert len({tuple(r) for r in runs}) > 1
+
+
+def test_a_fork_that_runs_past_turn_20_is_worth_the_score_it_ended_with():
+    """CA "Victory": the game ends after turn 20 and scores its final reveal, less 1 a
+    turn after 18; a fork past that point holds that score, not turn 20's outlook."""
+    import ca_stop
+
+    from hexclass.classroom.combined_arms import Options, apply, new_game
+    from hexclass.classroom.combined_arms.bots import state_seat
+    from hexclass.classroom.combined_arms.bots.base import _close_phase
+
+    class Sitter:
+        def act(self, state, seat):
+            return _close_phase(state, seat)
+
+    g = new_game(2, Options(auto_decisions=True))
+    seat = state_seat(g)
+    while g.turn < 19 or not ca_stop.turn_start(g, seat):
+        apply(g, _close_phase(g, seat))
+    fork = g.copy()
+    worths = ca_stop.worth_by_turn(fork, Sitter(), seat, 3)
+    assert fork.over and fork.result.turns == 20
+    assert worths[1:] == [float(fork.result.total)] * 2 != [worths[0]] * 2
