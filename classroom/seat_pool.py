@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import time
 
+from jupyter_core.utils import ensure_async
+
 from hexclass.classroom.gate import INSTRUCTOR, SEAT
 from hexclass.classroom.kernel_setup import open_seats, store_stamp
 from hexclass.classroom.pool_pick import DEAD, ready_first, settled
@@ -83,6 +85,36 @@ class SeatPool:
                 self._stop_soon(head.result()["kernel_id"], "it died unanswered", now=True)
             self.log.warning("hexclass: a preheated %s kernel died before its page took it", page)
             self.fill_if_needed(delay=0, notebook_name=page)
+
+    async def start_answering_kernel(self, start, tries: int = 3) -> str:
+        """A kernel started on request (a page without a preheat pool), once it answered.
+
+        ``start()`` starts one and returns its id. A kernel that dies before its first
+        answer (Jupyter's port race: another program took a port it was given) is
+        stopped and started again, up to ``tries`` times; else Voilà's renderer fails in
+        a task of its own and the page's request stays open for ever.
+        """
+        for attempt in range(1, tries + 1):
+            kernel_id = await start()
+            if attempt == tries or await self.answers(kernel_id):
+                return kernel_id
+            self.log.warning("hexclass: a kernel started for a page died before answering")
+            if kernel_id in self:  # the death watcher may have stopped it already
+                await ensure_async(self.shutdown_kernel(kernel_id, now=True))
+        return kernel_id
+
+    async def answers(self, kernel_id: str, timeout: float = 120.0) -> bool:
+        """Whether the kernel answered its first request; a slow one still alive counts."""
+        client = self.get_kernel(kernel_id).client()
+        client.start_channels()
+        try:
+            await ensure_async(client.wait_for_ready(timeout=timeout))
+            return True
+        except RuntimeError:  # it died, or it has not answered yet
+            alive = kernel_id in self and self.get_kernel(kernel_id).is_alive()
+            return kernel_id in self and await ensure_async(alive)
+        finally:
+            client.stop_channels()
 
     def wanted_seat_pool(self, taking: int = 0) -> int:
         """Seats of running games minus seat pages served, within the configured bounds.

@@ -397,7 +397,9 @@ class _Recorder:
         return getattr(self._km, name)
 
     async def start_kernel(self, *args, **kwargs):
-        kernel_id = await ensure_async(self._km.start_kernel(*args, **kwargs))
+        kernel_id = await self._km.start_answering_kernel(
+            lambda: ensure_async(self._km.start_kernel(*args, **kwargs))
+        )
         self._handler.bind(kernel_id)
         return kernel_id
 

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -273,6 +274,29 @@ def test_a_preheated_kernel_that_dies_at_its_start_is_not_handed_to_a_page(serve
     text = s.wait_for(lambda: "hexclass: kernel started" in (t := s.text()) and t)
     assert f"hexclass: a preheated {SOLITAIRE} kernel died before its page took it" in text
     s.wait_for(lambda: s.status()["kernels"] >= 3)  # the pools refilled: a page, 2 seats
+
+
+def test_a_kernel_started_for_a_page_that_dies_at_its_start_is_started_again(served):
+    """The home page has no preheat pool: its kernel is started on request. The hook
+    makes that first kernel exit after 3 s without answering (Jupyter's port race). Before,
+    Voilà's renderer failed in a task of its own and the request stayed open for ever,
+    fed only its keep-alive bytes; now the kernel is started again and the page runs."""
+    hook = str(ROOT / "tests" / "hooks" / "dying_kernels")
+    path = os.pathsep.join(filter(None, [hook, os.environ.get("PYTHONPATH")]))
+    env = {"PYTHONPATH": path, "HEXCLASS_TEST_DYING": "1:3", "HEXCLASS_TEST_DYING_ON_REQUEST": "1"}
+    s = served(env=env)
+    s.ready(kernels=1)
+    url = s.base + "/voila/render/classroom/pages/home.ipynb"
+    done = []
+    reader = threading.Thread(
+        target=lambda: done.append(urllib.request.urlopen(url, timeout=300).read().decode()),
+        daemon=True,
+    )
+    reader.start()
+    reader.join(120)  # the old code never ends this request (about 10 s here)
+    assert done, f"the page never ended:\n{s.text()[-3000:]}"
+    assert done[0].rstrip().endswith("</html>") and "Kernel died" not in done[0]
+    assert "hexclass: a kernel started for a page died before answering" in s.text()
 
 
 def test_sigusr1_writes_the_server_stacks_to_its_log_and_the_server_serves_on(served):
