@@ -104,15 +104,19 @@ class SeatPool:
         return kernel_id
 
     async def answers(self, kernel_id: str, timeout: float = 120.0) -> bool:
-        """Whether the kernel answered its first request; a slow one still alive counts."""
+        """Whether the kernel answered its first request; a slow one still alive counts.
+        One the death watcher has stopped already (gone from the manager) did not."""
+        if kernel_id not in self:
+            return False
         client = self.get_kernel(kernel_id).client()
         client.start_channels()
         try:
             await ensure_async(client.wait_for_ready(timeout=timeout))
             return True
         except RuntimeError:  # it died, or it has not answered yet
-            alive = kernel_id in self and self.get_kernel(kernel_id).is_alive()
-            return kernel_id in self and await ensure_async(alive)
+            if kernel_id not in self:
+                return False
+            return await ensure_async(self.get_kernel(kernel_id).is_alive())
         finally:
             client.stop_channels()
 
