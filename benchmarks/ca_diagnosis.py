@@ -57,7 +57,13 @@ from hexclass.classroom.combined_arms import (
 )
 from hexclass.classroom.combined_arms import enemy as enemy_rules
 from hexclass.classroom.combined_arms.actions import DeclareFire, EndGame, Enter, Move
-from hexclass.classroom.combined_arms.bots import assessment, make_policy, movement_plan, state_seat
+from hexclass.classroom.combined_arms.bots import (
+    assessment,
+    doctrine,
+    make_policy,
+    movement_plan,
+    state_seat,
+)
 from hexclass.classroom.combined_arms.bots.base import _close_phase
 from hexclass.classroom.combined_arms.bots.company import CompanyBudget, CompanyPlanner
 from hexclass.classroom.combined_arms.bots.search import BestPolicy
@@ -168,7 +174,7 @@ def _reveal_chance(state, h):
     return 1.0 if faces[(h, "platoon")] + sum(m.value for m in mods) >= enemy_rules.REVEAL else 0.0
 
 
-_READERS = (quick, assessment, movement_plan, ca_doctrine)  # modules that weigh reveal odds
+_READERS = (quick, assessment, movement_plan, doctrine)  # modules that weigh reveal odds
 
 
 def patch(on: bool = True) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from hexclass.classroom.combined_arms import enemy, mortars
 from hexclass.classroom.combined_arms.board import DIST
+from hexclass.classroom.combined_arms.bots import doctrine
 from hexclass.classroom.combined_arms.engine import check
 from hexclass.classroom.combined_arms.lines import friendly_line
 from hexclass.classroom.combined_arms.positions import sketch, state_from_position
@@ -205,9 +206,9 @@ def test_told_the_deployment_the_attacker_weighs_each_post_by_its_die(diag):
     g = diag.deployed_game(4)
     unrevealed = [h for h, p in g.enemy.items() if p.platoon == POTENTIAL]
     diag._policy("doctrine_run+oracle", 4)
-    assert {cd.reveal_chance(g, h) for h in unrevealed} == {0.0, 1.0}
+    assert {doctrine.reveal_chance(g, h) for h in unrevealed} == {0.0, 1.0}
     diag._policy("doctrine_run", 4)
-    assert all(0 < cd.reveal_chance(g, h) < 1 for h in unrevealed)
+    assert all(0 < doctrine.reveal_chance(g, h) < 1 for h in unrevealed)
 
 
 def test_the_ledger_tells_the_post_attacked_from_the_others(diag):
@@ -228,58 +229,3 @@ def test_the_best_stop_in_hindsight_is_never_below_where_the_game_ended(diag):
     assert all(w == int(w) for _, w in told)  # told the deployment, the score is known
     _, _, worths, own = diag.prophet_game(("passive", 5))
     assert worths == [(2, own)]  # passive ends at its first chance
-
-
-def test_looking_ahead_spends_none_of_the_games_dice(diag):
-    """``ca_stop.py``: forks play on planning copies with the planner's own random numbers,
-    so an attacker that never stops on the lookahead's word plays the game it plays
-    alone, and one that always does ends at its first chance."""
-    import ca_stop
-
-    alone = ca_stop.one_game(("doctrine_bold", 4, "doctrine_bold", 4, 2, None))
-    never = ca_stop.one_game(("x", 4, "doctrine_bold", 4, 2, -1e9))
-    always = ca_stop.one_game(("x", 4, "doctrine_bold", 4, 2, 1e9))
-    assert alone[2:6] == never[2:6] and alone[3] > 2
-    assert always[3] == 1
-
-
-def test_the_forks_roll_dice_of_their_own(diag):
-    """The forks must not replay the game's own dice (that would be knowing the future):
-    from the same turn start, forks of doctrine_bold on seed 4 part ways."""
-    import ca_stop
-
-    from hexclass.classroom.combined_arms import Options, apply, new_game
-    from hexclass.classroom.combined_arms.bots import state_seat
-
-    g = new_game(4, Options(auto_decisions=True))
-    seat, pol = state_seat(g), cd.policy("doctrine_bold")
-    while g.turn < 3 or not ca_stop.turn_start(g, seat):
-        apply(g, pol.act(g, seat))
-    stop = ca_stop.LookaheadStop("doctrine_bold", 4, forks=6, horizon=3, margin=0.0)
-    stop.inner = pol
-    runs = stop.forks_worths(g, seat)
-    assert all(len(r) == 3 for r in runs)
-    assert len({tuple(r) for r in runs}) > 1
-
-
-def test_a_fork_that_runs_past_turn_20_is_worth_the_score_it_ended_with():
-    """CA "Victory": the game ends after turn 20 and scores its final reveal, less 1 a
-    turn after 18; a fork past that point holds that score, not turn 20's outlook."""
-    import ca_stop
-
-    from hexclass.classroom.combined_arms import Options, apply, new_game
-    from hexclass.classroom.combined_arms.bots import state_seat
-    from hexclass.classroom.combined_arms.bots.base import _close_phase
-
-    class Sitter:
-        def act(self, state, seat):
-            return _close_phase(state, seat)
-
-    g = new_game(2, Options(auto_decisions=True))
-    seat = state_seat(g)
-    while g.turn < 19 or not ca_stop.turn_start(g, seat):
-        apply(g, _close_phase(g, seat))
-    fork = g.copy()
-    worths = ca_stop.worth_by_turn(fork, Sitter(), seat, 3)
-    assert fork.over and fork.result.turns == 20
-    assert worths[1:] == [float(fork.result.total)] * 2 != [worths[0]] * 2

@@ -1,4 +1,4 @@
-"""The attackers for Combined Arms: a search bot ("best"), a careful "steady" policy, a bold one, baselines.
+"""The attackers for Combined Arms: ``best`` (a doctrine attacker that looks ahead), ``steady``, baselines.
 
 A policy looks at a :class:`~.state.GameState` and returns one action for a seat; it
 never changes the state. :func:`play_game` runs a whole solitaire game with one, and
@@ -25,10 +25,14 @@ attacking at a time:
   platoons than the enemy, or after turn 18 unless a break or exploit is in hand
   (CA "Victory").
 
-``best`` (:mod:`.search`) plans each turn by playing it out on copies of the game whose
-dice it re-seeds from its own random numbers: it weighs ending the game now (the exact
-odds of the final reveal, :mod:`~hexclass.classroom.combined_arms.outlook`) against playing the
-turn with each of a few scripted plans, and picks the best expected score.
+``best`` (:mod:`.lookahead`) is the doctrine attacker (:mod:`.doctrine`: one post at a
+time, the company closing together onto sides no single burst reaches, covering fire on
+whatever threatens the attack most). At the start of each turn it plays each of its
+settings on for a few turns on planning copies, dice re-seeded from its own random
+numbers, and weighs them against ending the game now (the exact odds of the final
+reveal, :mod:`~hexclass.classroom.combined_arms.outlook`): it plays the best setting, or
+ends. ``search`` (:mod:`.search`) is the older planner built the same way on steady's
+scripted plans, each played for one turn and then on with steady.
 
 ``company`` (:mod:`.company`) plans one level up: each turn it names one enemy post and
 the rifle companies that attack it together (the others hold back), and judges each such
@@ -73,11 +77,15 @@ from .base import (
     state_seat,
 )
 from .company import CompanyBudget, CompanyPlanner
+from .doctrine import PRESETS as DOCTRINE_SETTINGS
+from .doctrine import DoctrinePolicy
+from .lookahead import LookaheadBudget, LookaheadPolicy
 from .search import BestPolicy, SearchBudget
 from .steady import BOLD, Sight, SteadyPolicy, SteadyWeights
 
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
-    "best": BestPolicy,
+    "best": LookaheadPolicy,
+    "search": BestPolicy,
     "company": CompanyPlanner,
     "approach": ApproachPolicy,
     "approach_best": ApproachBest,
@@ -85,6 +93,10 @@ POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "bold": lambda rng: SteadyPolicy(rng, BOLD, name="bold"),
     "random": RandomPolicy,
     "passive": PassivePolicy,
+    **{
+        name: (lambda rng, name=name: DoctrinePolicy(DOCTRINE_SETTINGS[name], name))
+        for name in ("doctrine_bold", "doctrine_close", "doctrine_run")
+    },
 }
 
 
@@ -101,6 +113,9 @@ def make_policy(name: str, seed: int) -> Policy:
 
 __all__ = [
     "Policy",
+    "LookaheadPolicy",
+    "LookaheadBudget",
+    "DoctrinePolicy",
     "BestPolicy",
     "SearchBudget",
     "CompanyPlanner",

@@ -1,7 +1,7 @@
-"""The search attacker ``best``: it plans each turn by playing it out on copies.
+"""The search attacker ``search`` (``best`` until issue 26): each turn played out on copies.
 
 The solitaire game is one player against chance: the defender is rules plus dice. So
-at the start of each turn ``best`` asks the engine itself what each choice is worth:
+at the start of each turn ``search`` asks the engine itself what each choice is worth:
 
 * **end the game now** (CA "Victory"): the exact distribution of the final score, the
   unrevealed counters tested in the engine's order with the engine's modifiers
@@ -18,7 +18,7 @@ for a win), cautiously: a few playouts are noisy, so a plan replaces the safe ch
 (ending now, exact; on turn 1 holding) only when it beats it by more than one standard
 error of the playouts. It never reads the game's own dice: the choice is the same whatever the
 game's dice hold, and planning leaves them untouched (tests in ``test_search.py``).
-The budget counts playouts, not seconds, so a game with ``best`` is reproducible;
+The budget counts playouts, not seconds, so a game with ``search`` is reproducible;
 ``seconds`` caps the thinking per turn for interactive use (the coach).
 """
 
@@ -69,7 +69,7 @@ def plan_policy(weights: SteadyWeights | None, name: str = "plan"):
 
 @dataclass(frozen=True)
 class SearchBudget:
-    """How hard ``best`` thinks: playouts per plan and turn, and what a win is worth."""
+    """How hard ``search`` thinks: playouts per plan and turn, and what a win is worth."""
 
     rollouts: int = 6
     win_bonus: float = 4.0  # utility of a win on top of its score
@@ -94,7 +94,7 @@ class TurnChoice:
 class BestPolicy(TurnPlanner):
     """Plans each turn with playouts on planning copies; see the module docstring."""
 
-    name = "best"
+    name = "search"
 
     def __init__(
         self,
