@@ -109,9 +109,11 @@ def render_suggestion(s) -> str:
 def render_review(marks) -> str:
     if not marks:
         return "<p>No turn was far below the bot's choice (1.5 points or more). Well played.</p>"
+    from hexclass.classroom.combined_arms.bots.coach import plan_name  # loaded with review
+
     rows = "".join(
         f"<li>Turn {m.turn}: you {html.escape(m.player_did)} (worth {m.player_value:.1f}); "
-        f"the bot's {html.escape(m.bot_plan)} was worth {m.bot_value:.1f} "
+        f"the bot's choice, {html.escape(plan_name(m.bot_plan))}, was worth {m.bot_value:.1f} "
         f"(<b>{m.shortfall:+.1f}</b> expected points)</li>"
         for m in marks
     )

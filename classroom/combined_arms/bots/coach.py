@@ -1,8 +1,8 @@
 """The coach: the search bot's next orders for a seat, explained in plain words.
 
-:func:`suggest` asks the search (:mod:`.search`) what this turn is worth played with
-each plan and what ending now would score, then takes the chosen plan's next orders for
-the seat and says why: the expected final score against ending now (CA "Victory"), the
+:func:`suggest` asks the attacker ``best`` (:mod:`.lookahead`) what going on is worth
+with each doctrine setting (:mod:`.doctrine`) and what ending now would score, then takes
+the chosen setting's next orders for the seat and says why: the expected final score against ending now (CA "Victory"), the
 exact odds of a fire order (CA "Fire Attacks"), the chance enemy fire hits a hex a
 platoon moves into (CA "Enemy Fire", with the chance an unrevealed post is real, CA
 "Enemy Decisions"), and what a company waits for before it closes in. Everything is
@@ -31,28 +31,47 @@ from ..board import DEFENSIVE, DIST, HULL_DOWN
 from ..engine import apply, check
 from ..mortars import enemy_phase_smoke
 from ..odds import mortar_odds
-from ..outlook import end_distribution
+from ..outlook import end_distribution, end_value
 from ..quick import armour_risk, covered_posts, reveal_chance
 from ..reasons import DECISIONS, ENEMY_FIRE, FIRE, MORTARS, MOVEMENT, VICTORY
 from ..state import SOLITAIRE_SEATS, GameState
 from ..units import BOARD, REAL, Platoon
 from ..victory import WIN
-from .assessment import APPROACH, ASSAULT, BOUND, CLOSE, HOLD
-from .search import END, BestPolicy, SearchBudget, plan_policy
-from .steady import SteadyPolicy
+from .doctrine import policy as doctrine_policy
+from .lookahead import (
+    SETTINGS,
+    LookaheadBudget,
+    LookaheadPolicy,
+    best_horizon,
+    may_end,
+    turn_start,
+    worth_by_turn,
+)
+from .search import END
 
 PLAN_WORDS = {
-    "steady": "the careful plan (one company attacks at a time, through cover)",
-    "bold": "the bold plan (two companies attack at once, whatever the crossfire)",
-    "hold": "sitting this turn out (nothing moves or fires)",
+    "doctrine_bold": (
+        "the bold attack (one post at a time, the company closing as soon as it is "
+        "staged, even on a post that may cost more than it gives)"
+    ),
+    "doctrine_close": (
+        "the quick attack (one post worth taking at a time, the company closing as "
+        "soon as it is staged 2 hexes out)"
+    ),
+    "doctrine_run": (
+        "the careful attack (the safest way in, the company closing only onto sides no "
+        "single burst reaches, a runner off the enemy edge after each break)"
+    ),
+    "doctrine_all_in": (
+        "the all-out attack (the bold attack on the post it reckons least bad, whatever "
+        "the fire on its sides)"
+    ),
     END: "ending the game now",
 }
 MODE_WORDS = {
-    HOLD: "holds back out of fire: nothing worth attacking yet",
-    APPROACH: "approaches through cover to 3 hexes of its objective",
-    BOUND: "bounds to 2 hexes and waits for covering fire to pin the objective",
-    CLOSE: "closes in next to the objective, covered by MMGs and armour",
-    ASSAULT: "assaults: only when every firer is adjacent can a 4+ break the post",
+    "stage": "stages 2 hexes from its objective, its covering fire on whatever threatens most",
+    "close": "closes in together onto sides one burst cannot reach together",
+    "assault": "assaults: only when every firer is adjacent can a 4+ break the post",
 }
 
 
@@ -106,10 +125,10 @@ def suggest(
     start = time.monotonic()
     rng = random.Random(seed if seed is not None else _mix(state))
     plan_state = _planning_state(state)
-    bot = BestPolicy(rng, SearchBudget(rollouts=rollouts, seconds=seconds * 0.8))
-    turn_start = state.phase == "friendly_move" and not state.acted_this_turn
-    choice = bot.choose(plan_state, "player") if turn_start and not state.over else None
-    plan = choice.chosen if choice is not None else "steady"
+    bot = LookaheadPolicy(rng, LookaheadBudget(forks=rollouts, seconds=seconds * 0.8))
+    acting = state.phase in ("friendly_move", "friendly_fire") and state.pending is None
+    choice = bot.choose(plan_state, "player") if acting and not state.over else None
+    plan = choice.chosen if choice is not None else SETTINGS[-1]
     sug = Suggestion([], plan, "", seconds=0.0)
     if choice is not None:
         sug.values, sug.end_mean, sug.end_win = choice.values, choice.end_mean, choice.end_win
@@ -128,10 +147,13 @@ def suggest(
         sug.orders.append(Order(a, _describe(state, a), state.pending.prompt or ""))
         return _done(sug, start)
     sug.headline = _headline(choice, plan)
-    attack = _best_attack(choice) if plan in (END, "hold") else plan
+    attack = _best_attack(choice) if plan == END else plan
     if plan == END:
         _end_order(sug, state, seat)
+    if attack is None and choice is not None:
+        attack = _all_in(bot, plan_state, choice, start + seconds * 0.9)
     if attack is None:
+        sug.why = _cover_note(state)
         return _done(sug, start)
     orders, waits = _next_orders(state, plan_state, seat, bot, attack, max_orders)
     sug.orders += orders
@@ -147,14 +169,27 @@ def suggest(
     return _done(sug, start)
 
 
-ATTACK_PLANS = ("steady", "bold")
+ALL_IN = "doctrine_all_in"
+
+
+def _all_in(bot: LookaheadPolicy, plan_state: GameState, choice, deadline: float) -> str | None:
+    """No setting would attack: the all-out attack on the post reckoned least bad, valued
+    on the same forks' dice as the others (as many as time allows, at least one), so
+    that the student sees what attacking anyway costs."""
+    if bot.ends_at_once(plan_state, "player", ALL_IN):  # no post has sides to assault from
+        return None
+    got = []
+    for seed in bot.seeds:
+        if got and time.monotonic() > deadline:
+            break
+        got.append(bot.fork_worths(plan_state, "player", ALL_IN, seed))
+    choice.values[ALL_IN], choice.samples[ALL_IN] = best_horizon(got)
+    return ALL_IN
 
 
 def _best_attack(choice) -> str | None:
-    """The attacking plan worth most this turn (None when the search weighed none)."""
-    if choice is None:
-        return "steady"
-    got = {k: v for k, v in choice.values.items() if k in ATTACK_PLANS}
+    """The attacking setting worth most this turn (None when the search weighed none)."""
+    got = {k: v for k, v in choice.values.items() if k in SETTINGS and k not in choice.ending}
     return max(got, key=got.__getitem__) if got else None
 
 
@@ -171,10 +206,17 @@ def _trade_off(choice, safe: str, attack: str) -> str:
         if better
         else " In none of the playouts did it do better."
     )
+    cost = safe_value - attack_value
+    verdict = (
+        f"so attacking costs {cost:.1f} on average"
+        if cost >= 0
+        else f"so attacking may gain {-cost:.1f} on average over these {len(got)} playouts, "
+        "a gain the bot's own plans do not count on"
+    )
     return (
-        f" {PLAN_WORDS[safe].split(' (')[0].capitalize()} is worth as much as attacking "
-        f"here: {safe_value:.1f} against {attack_value:.1f} for {PLAN_WORDS[attack]}, so "
-        f"attacking costs {max(0.0, safe_value - attack_value):.1f} on average.{gain}"
+        f" {plan_name(safe).capitalize()} is worth as much as attacking here: "
+        f"{safe_value:.1f} against {attack_value:.1f} for {PLAN_WORDS[attack]}, "
+        f"{verdict}.{gain}"
     )
 
 
@@ -215,7 +257,7 @@ def _end_order(sug: Suggestion, state: GameState, seat: str) -> None:
     win = sum(p for s, p in dist.items() if s >= WIN)
     why = (
         f"unrevealed counters are tested now; expected final score {mean:.1f}, "
-        f"chance of {WIN}+ {win:.0%}; every plan played on scores less ({VICTORY})"
+        f"chance of {WIN}+ {win:.0%} ({VICTORY})"
     )
     if check(state, EndGame(seat)) is None:
         sug.orders.append(Order(EndGame(seat), "End the game", why))
@@ -233,32 +275,51 @@ def _mix(state: GameState) -> int:
     return (state.turn * 1009 + len(state.actions) * 31 + len(state.events)) % (1 << 31)
 
 
+def plan_name(plan: str) -> str:
+    """A plan's short name for a sentence ("the bold attack", "ending the game now")."""
+    return PLAN_WORDS.get(plan, plan).split(" (")[0]
+
+
 def _headline(choice, plan: str) -> str:
     if choice is None:
         return f"Plan for this turn: {PLAN_WORDS.get(plan, plan)}."
-    parts = []
-    for name, v in sorted(choice.values.items(), key=lambda kv: -kv[1]):
-        parts.append(f"{PLAN_WORDS.get(name, name).split(' (')[0]} {v:.1f}")
-    end = ""
+    going = {k: v for k, v in choice.values.items() if k not in choice.ending}
+    parts = [f"{plan_name(k)} {v:.1f}" for k, v in sorted(going.items(), key=lambda kv: -kv[1])]
+    text = f"Best this turn: {PLAN_WORDS.get(plan, plan)}."
+    if len(going) > 1 or (going and END not in going):
+        text += (
+            f" Expected final score ({choice.rollouts} playouts each, every attack played "
+            f"on for up to {LookaheadBudget.horizon} turns and ended at its best turn): "
+            + ", ".join(parts)
+            + "."
+        )
+    if choice.ending == set(SETTINGS):
+        text += (
+            " No attack the bot would make is left: every post it could go for costs more, "
+            "in the fire on its sides and on the way there, than a break is worth."
+        )
+    elif choice.ending:
+        names = " and ".join(plan_name(k) for k in SETTINGS if k in choice.ending)
+        text += f" {names.capitalize()} would find no post worth attacking and end now."
     if choice.end_mean is not None:
-        end = (
+        text += (
             f" Ending now would score {choice.end_mean:.1f} on average "
             f"({choice.end_win:.0%} chance of {WIN}+; {VICTORY})."
         )
-    return (
-        f"Best this turn: {PLAN_WORDS.get(plan, plan)}. Expected value (score plus a bonus "
-        f"for a win, {choice.rollouts} playouts each): "
-        + ", ".join(parts)
-        + "."
-        + end
-        + " A plan is preferred to the safe choice only if it beats it by more than the "
-        "playouts' standard error."
-    )
+        if len(going) > 1:
+            text += (
+                f" An attack is kept unless it reads more than {-LookaheadBudget.margin:.2f} "
+                "below ending: a short attack risks little against a break's +2."
+            )
+    return text
 
 
 def _next_orders(state, plan_state, seat, bot, plan, max_orders):
-    """The plan's next orders that ``seat`` may give (the engine asked), each explained."""
-    policy = plan_policy(bot.plans[plan], plan)
+    """The setting's next orders that ``seat`` may give (the engine asked), each explained."""
+    policy = doctrine_policy(plan)
+    if not turn_start(plan_state, "player"):  # mid-turn: the plan it makes at a turn start
+        policy._turn = (plan_state.uid, plan_state.turn)
+        policy.plan(plan_state)
     orders: list[Order] = []
     waits: list[str] = []
     copy = plan_state
@@ -279,12 +340,9 @@ def _next_orders(state, plan_state, seat, bot, plan, max_orders):
         if isinstance(a, DeclareFire):
             break  # what follows depends on the dice
         apply(copy, a)
-    t = getattr(policy, "_turn", None)
-    if t is not None:
-        for c, mode in sorted(t.mode.items()):
-            obj = t.objectives.get(c)
-            if obj is not None and mode in MODE_WORDS:
-                waits.append(f"{c} company {MODE_WORDS[mode]} ({state.label(obj)}; {FIRE}).")
+    for c, (mode, obj) in sorted(policy.modes.items()):
+        if c in policy.active and mode in MODE_WORDS:
+            waits.append(f"{c} company {MODE_WORDS[mode]} ({state.label(obj)}; {FIRE}).")
     return orders, waits
 
 
@@ -453,9 +511,12 @@ def review(
 ) -> list[TurnReview]:
     """Each turn of a recorded game: the bot's best value against what the player did.
 
-    The player's turn is valued by replaying exactly their orders on planning copies
-    and going on with the steady policy, over the same dice seeds as the bot's plans.
-    Returns the turns whose shortfall is at least ``threshold`` (expected score points).
+    At each turn start from turn 2 (when the game may be ended, CA "Victory") the bot
+    ``best`` weighs its settings and ending now (:meth:`LookaheadPolicy.choose`). The
+    player's turn is valued on the same forks: exactly their orders of that turn, then on
+    with the bot's best setting, valued at each turn start the same way; an ending is
+    valued exactly. Returns the turns whose shortfall is at least ``threshold``
+    (expected score points).
     """
     from ..game import replay
 
@@ -469,11 +530,13 @@ def review(
     for turn in sorted(by_turn):
         mine = by_turn[turn]
         if 2 <= turn <= max_turns and state.phase == "friendly_move" and not state.over:
-            bot = BestPolicy(random.Random(turn), SearchBudget(rollouts=rollouts))
+            budget = LookaheadBudget(forks=rollouts)
             plan_state = _planning_state(state)
+            bot = LookaheadPolicy(random.Random(turn), budget)
             choice = bot.choose(plan_state, "player")
-            seeds = [random.Random(turn).getrandbits(62) for _ in range(rollouts)]
-            player = _value_of_orders(bot, plan_state, mine, seeds)
+            seeds = random.Random(turn)  # the bot's fork seeds, drawn again
+            forks = [seeds.getrandbits(62) for _ in range(budget.forks)][: choice.rollouts]
+            player = _value_of_orders(plan_state, mine, forks, _best_attack(choice), budget)
             ended = any(isinstance(a, EndGame) for a in mine)
             did = "ended the game" if ended else f"{len(mine)} orders"
             r = TurnReview(turn, choice.chosen, choice.values[choice.chosen], player, did)
@@ -484,38 +547,33 @@ def review(
     return out
 
 
-def _value_of_orders(bot: BestPolicy, state: GameState, orders, seeds) -> float:
-    """Expected utility of playing exactly ``orders`` now, then on with steady."""
+def _value_of_orders(state: GameState, orders, seeds, setting: str, budget) -> float:
+    """Expected final score of playing exactly ``orders`` now, then on with ``setting``
+    (valued as the bot values its own: the best horizon's mean); an ending, exactly."""
     if any(isinstance(a, EndGame) for a in orders):
-        return bot.end_utility(state)[0]
+        return end_value(state)[0]
     from ..outlook import planning_copy
 
-    total = 0.0
+    runs = []
     for s in seeds:
         c = planning_copy(state, random.Random(s))
         for a in orders:
             if c.over or check(c, a) is not None:
-                break  # the copy's dice went another way: the steady policy takes over
+                break  # the copy's dice went another way: the setting takes over
             apply(c, a)
-        total += _finish(bot, c)
-    return total / len(seeds)
+        runs.append(_worths_from(c, state.turn, setting, budget))
+    return best_horizon(runs)[0]
 
 
-def _finish(bot: BestPolicy, c: GameState) -> float:
-    """Play a planning copy on with steady; the utility it ends with (endings exact)."""
-    rest = SteadyPolicy(None)
-    for _ in range(bot.budget.max_actions):
-        if c.over:
-            return bot.utility(c.result.total)
-        a = rest.act(c, "player")
-        if isinstance(a, EndGame):
-            return bot.end_utility(c)[0]
-        apply(c, a)
-    from .base import _close_phase
-
-    while not c.over:
-        apply(c, _close_phase(c, "player"))
-    return bot.utility(c.result.total)
+def _worths_from(c: GameState, turn: int, setting: str, budget) -> list[float]:
+    """The worth at each of the next turn starts after ``turn``, as the bot's forks count
+    them: a copy already at the next turn's start counts that one first."""
+    if c.turn > turn and not c.over and turn_start(c, "player") and may_end(c, "player"):
+        rest = worth_by_turn(
+            c, doctrine_policy(setting), "player", budget.horizon - 1, budget.max_actions
+        )
+        return [end_value(c)[0]] + rest
+    return worth_by_turn(c, doctrine_policy(setting), "player", budget.horizon, budget.max_actions)
 
 
-__all__ = ["suggest", "Suggestion", "Order", "review", "TurnReview"]
+__all__ = ["suggest", "Suggestion", "Order", "review", "TurnReview", "plan_name"]

@@ -98,6 +98,9 @@ class Doctrine:
 
 PRESETS = {
     "doctrine": Doctrine(),  # attacks only posts worth more than they cost, as it reckons
+    # the bold setting on whichever post it reckons least bad, however bad: the coach
+    # shows it, valued, when no other setting would attack at all
+    "doctrine_all_in": replace(Doctrine(), close_risk=1.0, max_wait=1, threat=0.3, min_value=-99.0),
     "doctrine_close": replace(Doctrine(), close_risk=1.0, max_wait=1),  # closes once staged
     "doctrine_base": replace(Doctrine(), close_risk=1.0, max_wait=1, fire_base=True),
     "doctrine_bold": replace(Doctrine(), close_risk=1.0, max_wait=1, threat=0.3, min_value=-0.5),

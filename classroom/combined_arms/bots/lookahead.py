@@ -107,6 +107,7 @@ class LookaheadPolicy(TurnPlanner):
         self.inner = DoctrinePolicy(PRESETS[self.settings[0]], self.settings[0])
         self.plan: str | None = None
         self.history: list[TurnChoice] = []
+        self.seeds: list[int] = []
 
     # --- acting (TurnPlanner.act: choose at the turn's start, then play) ---------------------
     def plan_turn(self, state: GameState, seat: str) -> None:
@@ -149,15 +150,33 @@ class LookaheadPolicy(TurnPlanner):
         if may_end(state, seat):
             end_mean, end_win = end_value(state)
             values[END] = end_mean
-        chosen = self.pick(values)
+        ending = {s for s in self.settings if self.ends_at_once(state, seat, s)}
+        chosen = self.pick(values, ending)
         n = min(len(got) for got in runs.values())
-        choice = TurnChoice(state.turn, values, chosen, n, end_mean, end_win, samples)
+        self.seeds = seeds[:n]  # the forks' dice, for another setting weighed on the same
+        choice = TurnChoice(
+            state.turn, values, chosen, n, end_mean, end_win, samples, frozenset(ending)
+        )
         self.history.append(choice)
         return choice
 
-    def pick(self, values: dict[str, float]) -> str:
-        """The best setting, or ending when going on is worth no more than ending + margin."""
-        best = max(self.settings, key=lambda s: values[s])
+    def ends_at_once(self, state: GameState, seat: str, setting: str) -> bool:
+        """Would the attacker with ``setting`` end the game as its first order here (no
+        attack left, too many platoons lost, past turn 18)? Then going on with it is
+        ending, and is called so."""
+        if not may_end(state, seat):
+            return False
+        pol = copy.deepcopy(self.inner)
+        pol.k, pol.name = PRESETS[setting], setting
+        return isinstance(pol.act(state.copy(), seat), EndGame)
+
+    def pick(self, values: dict[str, float], ending: set[str] = frozenset()) -> str:
+        """The best setting that goes on, or ending when none is worth more than ending
+        now plus the margin (or every setting would end at once)."""
+        going = [s for s in self.settings if s not in ending]
+        if not going:
+            return END
+        best = max(going, key=lambda s: values[s])
         if END in values and values[best] <= values[END] + self.budget.margin:
             return END
         return best

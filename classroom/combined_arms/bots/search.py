@@ -89,6 +89,7 @@ class TurnChoice:
     end_mean: float | None = None
     end_win: float | None = None
     samples: dict[str, list[float]] = field(default_factory=dict)
+    ending: frozenset[str] = frozenset()  # plans that would end the game as their first order
 
 
 class BestPolicy(TurnPlanner):
