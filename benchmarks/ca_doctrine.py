@@ -50,9 +50,10 @@ This study asks where, in one attack, the points go:
   mean gain a planner could bank by attacking only on the boards where attacking pays
   (an upper bound for a ``best``-style search that uses this policy as its playouts).
 
-Nothing here is used by the shipped bots or the coach; the policy asks the engine for
-every number (hit chances, reveal odds, pin chances, mortar spotting) and :func:`check`
-for every order.
+The attacker itself now lives in the package (:mod:`hexclass.classroom.combined_arms.bots.doctrine`),
+where ``best`` and the coach play three of its settings; this script keeps the studies.
+The policy asks the engine for every number (hit chances, reveal odds, pin chances,
+mortar spotting) and :func:`check` for every order.
 """
 
 from __future__ import annotations
