@@ -53,3 +53,17 @@ def test_an_ended_battle_shows_its_turns_as_an_image_in_the_score_tab():
         app.score_plot.value
     )
     assert "src='data:image/png;base64," in app.score_plot.value
+
+
+def test_a_second_suggest_in_the_turn_plays_on_the_attack_chosen_at_its_start():
+    """The lookahead runs once a turn, at its start, as ``best`` plays: past it the panel
+    passes the setting chosen then, and the coach gives that attack's next orders."""
+    app = solitaire_app(seed=3)
+    app.coach.suggest_button.click()
+    first = app.coach.last
+    assert first.values and first.plan.startswith("doctrine_"), first.lines()
+    app.act(first.orders[0].action)
+    app.coach.suggest_button.click()
+    again = app.coach.last
+    assert again.values == {} and again.plan == first.plan, again.lines()
+    assert again.headline.startswith("Plan for this turn: the "), again.headline

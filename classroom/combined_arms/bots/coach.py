@@ -120,15 +120,22 @@ def suggest(
     rollouts: int = 6,
     max_orders: int = 3,
     seed: int | None = None,
+    plan: str | None = None,
 ) -> Suggestion:
-    """The best next order(s) for ``seat`` with odds and reasons, in at most ~``seconds``."""
+    """The best next order(s) for ``seat`` with odds and reasons, in at most ~``seconds``.
+
+    ``plan``: the setting chosen earlier this turn (the coach panel remembers it); past
+    the turn's start it is played on without looking ahead again, as ``best`` does.
+    """
     start = time.monotonic()
     rng = random.Random(seed if seed is not None else _mix(state))
     plan_state = _planning_state(state)
     bot = LookaheadPolicy(rng, LookaheadBudget(forks=rollouts, seconds=seconds * 0.8))
     acting = state.phase in ("friendly_move", "friendly_fire") and state.pending is None
-    choice = bot.choose(plan_state, "player") if acting and not state.over else None
-    plan = choice.chosen if choice is not None else SETTINGS[-1]
+    known = plan in SETTINGS and not turn_start(plan_state, "player")
+    look = acting and not state.over and not known
+    choice = bot.choose(plan_state, "player") if look else None
+    plan = plan if known else choice.chosen if choice is not None else SETTINGS[-1]
     sug = Suggestion([], plan, "", seconds=0.0)
     if choice is not None:
         sug.values, sug.end_mean, sug.end_win = choice.values, choice.end_mean, choice.end_win
