@@ -30,7 +30,7 @@ class CoachPanel:
         self.seconds = seconds
         self.last = None
         self.reviewed = None
-        self.turn_plan: tuple = (None, None)  # ((seed, turn), the setting chosen then)
+        self.memory = None  # the coach's CoachMemory, made at the first Suggest
         k = getattr(app, "kit", None) or Kit()  # the board's shared layouts and styles
         self.suggest_button = k.button(
             "Suggest", "the best next orders for your platoons, with odds and reasons"
@@ -60,12 +60,11 @@ class CoachPanel:
             )
             # import, paid by the first Suggest rather than by every page's kernel start
 
-            state = self.app.state
-            turn = (state.seed, state.turn)
-            known = self.turn_plan[1] if self.turn_plan[0] == turn else None
-            s = suggest(state, self.app.seat, seconds=self.seconds, plan=known)
-            if s.values:  # the lookahead ran: its choice holds for the rest of the turn
-                self.turn_plan = (turn, s.plan)
+            if self.memory is None:
+                from hexclass.classroom.combined_arms.bots.coach import CoachMemory
+
+                self.memory = CoachMemory()  # the attacker's memory of this game
+            s = suggest(self.app.state, self.app.seat, seconds=self.seconds, memory=self.memory)
             self.last = s
             self.text.value = render_suggestion(s)
             first = next((o.action for o in s.orders if getattr(o.action, "unit", None)), None)

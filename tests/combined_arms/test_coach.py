@@ -232,3 +232,45 @@ def test_a_move_behind_last_turns_smoke_is_not_called_safe():
     assert st.smoke == {st.board.hex_at("4d"): 4}  # the game's smoke is left as it was
     st.smoke = {st.board.hex_at("4d"): 5}  # smoke that will still lie there
     assert "no enemy post can fire on it" in _why(st, Move("player", "D1", to))
+
+
+def _follow(seed: int, turns: int, memory):
+    """Play the coach's first order at every step until ``turns``; the suggestions."""
+    g = new_game(seed, Options(auto_decisions=True))
+    seen = []
+    while not g.over and g.turn <= turns:
+        s = suggest(g, "player", seconds=120, rollouts=2, seed=seed, memory=memory())
+        seen.append((g.turn, s))
+        apply(g, s.orders[0].action)
+    return g, seen
+
+
+def test_the_coach_remembers_the_attack_from_turn_to_turn():
+    """The doctrine attacker closes once its company has waited staged (``max_wait``):
+    a coach that forgot the turns waited would keep D company staged for ever. Followed
+    with its memory on seed 1, the company closes in by turn 4; without it, never."""
+    from hexclass.classroom.combined_arms.bots.coach import CoachMemory
+
+    kept = CoachMemory()
+    _, seen = _follow(1, 5, lambda: kept)
+    closing = [t for t, s in seen if any("closes in together" in w for w in s.waits)]
+    assert closing and closing[0] <= 4, [(t, s.waits) for t, s in seen]
+    _, forgetful = _follow(1, 5, CoachMemory)
+    assert not any("closes in together" in w for _, s in forgetful for w in s.waits)
+
+
+def test_the_memory_plans_once_a_turn_and_starts_afresh_for_another_game():
+    from hexclass.classroom.combined_arms.bots.coach import CoachMemory
+
+    mem = CoachMemory()
+    g = new_game(1, Options(auto_decisions=True))
+    first = suggest(g, "player", seconds=120, rollouts=2, seed=1, memory=mem)
+    planned = (mem.planned, dict(mem.policy.waits), dict(mem.policy.obj))
+    apply(g, first.orders[0].action)
+    again = suggest(g, "player", seconds=120, rollouts=2, seed=1, memory=mem)
+    assert again.values == {} and again.plan == first.plan  # no second lookahead
+    assert (mem.planned, dict(mem.policy.waits), dict(mem.policy.obj)) == planned
+    suggest(
+        new_game(2, Options(auto_decisions=True)), "player", seconds=120, rollouts=2, memory=mem
+    )
+    assert mem.game == 2 and mem.planned == (2, 1)

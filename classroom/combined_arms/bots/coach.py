@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from ..reasons import DECISIONS, ENEMY_FIRE, FIRE, MORTARS, MOVEMENT, VICTORY
 from ..state import SOLITAIRE_SEATS, GameState
 from ..units import BOARD, REAL, Platoon
 from ..victory import WIN
+from .doctrine import PRESETS, DoctrinePolicy
 from .doctrine import policy as doctrine_policy
 from .lookahead import (
     SETTINGS,
@@ -70,7 +72,7 @@ PLAN_WORDS = {
 }
 MODE_WORDS = {
     "stage": "stages 2 hexes from its objective, its covering fire on whatever threatens most",
-    "close": "closes in together onto sides one burst cannot reach together",
+    "close": "closes in together next to its objective, on sides apart where it can",
     "assault": "assaults: only when every firer is adjacent can a 4+ break the post",
 }
 
@@ -105,6 +107,48 @@ class Suggestion:
         return out
 
 
+class CoachMemory:
+    """What ``best`` remembers of a game from turn to turn, kept for the coach.
+
+    The doctrine attacker carries memory across turns: each company's objective, the
+    turns it has waited staged (it closes after ``max_wait``), how long an attack has not
+    come nearer (it is given up after ``patience``), the runners sent to exploit. A coach
+    that forgot them would keep a company staged for ever. The coach panel keeps one
+    memory per game: the attacker makes its plan once a turn, at the first suggestion of
+    the turn, with the setting the lookahead chose, as ``best`` does when it plays.
+    """
+
+    def __init__(self):
+        self.game: int | None = None
+        self.policy: DoctrinePolicy = doctrine_policy(SETTINGS[-1])
+        self.before: DoctrinePolicy = copy.deepcopy(self.policy)  # as the turn began
+        self.planned: tuple | None = None  # the (game, turn) the policy has planned
+        self.plan: str | None = None  # the setting (or the ending) chosen for it
+
+    def turn_of(self, state: GameState) -> tuple:
+        """This game's turn; a new game (another seed) starts the memory afresh."""
+        if self.game != state.seed:
+            self.__init__()
+            self.game = state.seed
+        key = (state.seed, state.turn)
+        if self.planned != key:
+            self.before = copy.deepcopy(self.policy)
+        return key
+
+    def plan_turn(self, plan_state: GameState, key: tuple, attack: str, plan: str):
+        """The attacker for the rest of this turn: planned once a turn (at its first
+        suggestion), then a copy that plays ``attack`` without planning again."""
+        if self.planned != key:
+            self.policy.k, self.policy.name = PRESETS[attack], attack
+            self.policy.plan(plan_state)
+            self.planned = key
+        self.plan = plan
+        policy = copy.deepcopy(self.policy)
+        policy.k, policy.name = PRESETS[attack], attack
+        policy._turn = (plan_state.uid, plan_state.turn)  # planned: do not plan again
+        return policy
+
+
 def _planning_state(state: GameState) -> GameState:
     """A copy every plan may act in: one seat commanding everything (never the game's)."""
     c = state.copy()
@@ -120,22 +164,26 @@ def suggest(
     rollouts: int = 6,
     max_orders: int = 3,
     seed: int | None = None,
-    plan: str | None = None,
+    memory: CoachMemory | None = None,
 ) -> Suggestion:
     """The best next order(s) for ``seat`` with odds and reasons, in at most ~``seconds``.
 
-    ``plan``: the setting chosen earlier this turn (the coach panel remembers it); past
-    the turn's start it is played on without looking ahead again, as ``best`` does.
+    ``memory``: what the attacker remembers of this game (the coach panel keeps one, see
+    :class:`CoachMemory`); without it each suggestion starts afresh.
     """
     start = time.monotonic()
     rng = random.Random(seed if seed is not None else _mix(state))
     plan_state = _planning_state(state)
+    mem = memory if memory is not None else CoachMemory()
+    key = mem.turn_of(state)
     bot = LookaheadPolicy(rng, LookaheadBudget(forks=rollouts, seconds=seconds * 0.8))
     acting = state.phase in ("friendly_move", "friendly_fire") and state.pending is None
-    known = plan in SETTINGS and not turn_start(plan_state, "player")
-    look = acting and not state.over and not known
-    choice = bot.choose(plan_state, "player") if look else None
-    plan = plan if known else choice.chosen if choice is not None else SETTINGS[-1]
+    known = mem.planned == key and mem.plan in SETTINGS
+    choice = None
+    if acting and not state.over and not known:
+        bot.inner = copy.deepcopy(mem.before)  # the forks remember what best would
+        choice = bot.choose(plan_state, "player")
+    plan = mem.plan if known else choice.chosen if choice is not None else SETTINGS[-1]
     sug = Suggestion([], plan, "", seconds=0.0)
     if choice is not None:
         sug.values, sug.end_mean, sug.end_win = choice.values, choice.end_mean, choice.end_win
@@ -162,7 +210,8 @@ def suggest(
     if attack is None:
         sug.why = _cover_note(state)
         return _done(sug, start)
-    orders, waits = _next_orders(state, plan_state, seat, bot, attack, max_orders)
+    policy = mem.plan_turn(plan_state, key, attack, plan)
+    orders, waits = _next_orders(state, plan_state, seat, policy, max_orders)
     sug.orders += orders
     sug.waits += waits
     if attack != plan:
@@ -321,35 +370,31 @@ def _headline(choice, plan: str) -> str:
     return text
 
 
-def _next_orders(state, plan_state, seat, bot, plan, max_orders):
-    """The setting's next orders that ``seat`` may give (the engine asked), each explained."""
-    policy = doctrine_policy(plan)
-    if not turn_start(plan_state, "player"):  # mid-turn: the plan it makes at a turn start
-        policy._turn = (plan_state.uid, plan_state.turn)
-        policy.plan(plan_state)
+def _next_orders(state, plan_state, seat, policy, max_orders):
+    """The attacker's next orders that ``seat`` may give (the engine asked), each explained."""
     orders: list[Order] = []
     waits: list[str] = []
-    copy = plan_state
+    c = plan_state
     for _ in range(40):
-        if len(orders) >= max_orders or copy.over:
+        if len(orders) >= max_orders or c.over:
             break
-        a = policy.act(copy, "player")
-        if isinstance(a, (EndPhase, EndGame)) or copy.phase not in (
+        a = policy.act(c, "player")
+        if isinstance(a, (EndPhase, EndGame)) or c.phase not in (
             "friendly_move",
             "friendly_fire",
         ):
             if not orders:
-                _phase_end(orders, waits, state, copy, seat, a)
+                _phase_end(orders, waits, state, c, seat, a)
             break
-        order = _seat_order(state, copy, seat, a)
+        order = _seat_order(state, c, seat, a)
         if order is not None:
-            orders.append(Order(order, _describe(copy, order), _why(copy, a, order)))
+            orders.append(Order(order, _describe(c, order), _why(c, a, order)))
         if isinstance(a, DeclareFire):
             break  # what follows depends on the dice
-        apply(copy, a)
-    for c, (mode, obj) in sorted(policy.modes.items()):
-        if c in policy.active and mode in MODE_WORDS:
-            waits.append(f"{c} company {MODE_WORDS[mode]} ({state.label(obj)}; {FIRE}).")
+        apply(c, a)
+    for co, (mode, obj) in sorted(policy.modes.items()):
+        if co in policy.active and mode in MODE_WORDS:
+            waits.append(f"{co} company {MODE_WORDS[mode]} ({state.label(obj)}; {FIRE}).")
     return orders, waits
 
 
@@ -583,4 +628,4 @@ def _worths_from(c: GameState, turn: int, setting: str, budget) -> list[float]:
     return worth_by_turn(c, doctrine_policy(setting), "player", budget.horizon, budget.max_actions)
 
 
-__all__ = ["suggest", "Suggestion", "Order", "review", "TurnReview", "plan_name"]
+__all__ = ["suggest", "Suggestion", "Order", "CoachMemory", "review", "TurnReview", "plan_name"]
