@@ -1,7 +1,7 @@
 """The coach panel: a *Suggest* button on the board, and a review after the game.
 
 Mounted under a :class:`~hexclass.widgets.ca_app.GameApp`'s controls with :func:`mount_coach`
-(solitaire and co-op seat pages alike). *Suggest* asks the search bot
+(solitaire and co-op seat pages alike). *Suggest* asks the bot ``best``
 (:func:`hexclass.classroom.combined_arms.bots.coach.suggest`) for the best next orders of this
 seat, with the odds and the reasons in plain words and rule sections; *Show on board*
 selects the first suggested platoon. After the game, *Review my game* marks the turns
@@ -43,7 +43,7 @@ class CoachPanel:
         self.review_button.on_click(lambda _b: self.on_review())
         self.widget = k.vbox(
             [
-                k.html("<b>Coach</b> <small>(the search bot, thinking on copies)</small>"),
+                k.html("<b>Coach</b> <small>(the bot, planning on copies of the game)</small>"),
                 k.hbox([self.suggest_button, self.review_button]),
                 self.text,
             ],
@@ -56,7 +56,7 @@ class CoachPanel:
         self.text.value = "<i>thinking…</i>"
         try:
             from hexclass.classroom.combined_arms.bots.coach import (
-                suggest,  # the search bot: 0.4 s to
+                suggest,  # the bot: 0.4 s to
             )
             # import, paid by the first Suggest rather than by every page's kernel start
 

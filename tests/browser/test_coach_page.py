@@ -13,7 +13,9 @@ pytestmark = pytest.mark.browser
 SEED = 11
 
 
-def test_suggest_shows_orders_with_reasons_and_selects_the_platoon(hexclass_server, page):
+def test_suggest_shows_orders_with_reasons_and_selects_the_platoon(
+    hexclass_server, page, artifacts
+):
     page.goto(hexclass_server.url(f"classroom/pages/solitaire.ipynb?seed={SEED}"))
     wait_for_widgets(page)
     page.wait_for_selector(".hexclass-coach", timeout=90_000)
@@ -25,10 +27,12 @@ def test_suggest_shows_orders_with_reasons_and_selects_the_platoon(hexclass_serv
         timeout=60_000,
     )
     text = page.locator(".hexclass-coach").first.inner_text()
-    assert "Best this turn" in text or "Plan for this turn" in text
+    page.locator(".hexclass-coach").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "coach-suggest-turn-1.png"))
+    assert "Best this turn: the " in text and "attack" in text  # turn 1: an attack
     assert 'CA "' in text and "of thought" in text
     unit = re.search(r"\b([DEF][123]|M[12]|A[123]) (enters|moves)", text)
     if unit:  # a first order that moves a named platoon selects it on the board
         wait_message(page, unit.group(1) + " selected", timeout=90_000)
-    else:  # or the coach advises sitting the turn out, and says why
+    else:  # or the coach's first order is the commander's end of the phase
         assert "End the phase" in text

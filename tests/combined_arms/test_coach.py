@@ -274,3 +274,16 @@ def test_the_memory_plans_once_a_turn_and_starts_afresh_for_another_game():
         new_game(2, Options(auto_decisions=True)), "player", seconds=120, rollouts=2, memory=mem
     )
     assert mem.game == 2 and mem.planned == (2, 1)
+
+
+def test_an_attack_with_nothing_to_attack_is_called_waiting():
+    """Seed 11 is a board where every post is covered by many others: on turn 1 no
+    setting of the bot has a post worth attacking, and the game may not end yet. The
+    coach calls that waiting (not "the bold attack" followed by "End the phase"), gives
+    the commander the end of the phase and says why attacking does not pay."""
+    g = new_game(11, Options(auto_decisions=True))
+    s = _full(g, 11)
+    assert s.plan == "wait", s.lines()
+    assert s.headline.startswith("Best this turn: waiting this turn"), s.headline
+    assert "No attack the bot would make is left" in s.headline
+    assert isinstance(s.orders[0].action, EndPhase) and s.why == _cover_note(g)

@@ -1,4 +1,4 @@
-"""The coach: the search bot's next orders for a seat, explained in plain words.
+"""The coach: the next orders of the bot ``best`` for a seat, explained in plain words.
 
 :func:`suggest` asks the attacker ``best`` (:mod:`.lookahead`) what going on is worth
 with each doctrine setting (:mod:`.doctrine`) and what ending now would score, then takes
@@ -51,6 +51,7 @@ from .lookahead import (
 )
 from .search import END
 
+WAIT = "wait"  # the best setting has nothing to attack this turn (turn 1: no ending yet)
 PLAN_WORDS = {
     "doctrine_bold": (
         "the bold attack (one post at a time, the company closing as soon as it is "
@@ -64,6 +65,7 @@ PLAN_WORDS = {
         "the careful attack (the safest way in, the company closing only onto sides no "
         "single burst reaches, a runner off the enemy edge after each break)"
     ),
+    WAIT: "waiting this turn (nothing moves or fires: no post is worth attacking yet)",
     "doctrine_all_in": (
         "the all-out attack (the bold attack on the post it reckons least bad, whatever "
         "the fire on its sides)"
@@ -135,18 +137,24 @@ class CoachMemory:
             self.before = copy.deepcopy(self.policy)
         return key
 
-    def plan_turn(self, plan_state: GameState, key: tuple, attack: str, plan: str):
-        """The attacker for the rest of this turn: planned once a turn (at its first
-        suggestion), then a copy that plays ``attack`` without planning again."""
+    def attacker(self, plan_state: GameState, key: tuple, setting: str) -> DoctrinePolicy:
+        """A copy of the attacker playing ``setting`` for the rest of this turn: its plan
+        for the turn made (on the copy) unless the memory has made it already."""
+        pol = copy.deepcopy(self.policy)
+        pol.k, pol.name = PRESETS[setting], setting
         if self.planned != key:
-            self.policy.k, self.policy.name = PRESETS[attack], attack
+            pol.plan(plan_state)
+        pol._turn = (plan_state.uid, plan_state.turn)  # planned: it does not plan again
+        return pol
+
+    def commit(self, plan_state: GameState, key: tuple, setting: str | None, plan: str) -> None:
+        """The turn's choice: the memory makes its plan with ``setting``, once a turn (as
+        ``best`` does when it plays); an ending (``setting`` None) leaves it unplanned."""
+        if setting is not None and self.planned != key:
+            self.policy.k, self.policy.name = PRESETS[setting], setting
             self.policy.plan(plan_state)
             self.planned = key
         self.plan = plan
-        policy = copy.deepcopy(self.policy)
-        policy.k, policy.name = PRESETS[attack], attack
-        policy._turn = (plan_state.uid, plan_state.turn)  # planned: do not plan again
-        return policy
 
 
 def _planning_state(state: GameState) -> GameState:
@@ -201,17 +209,30 @@ def suggest(
         sug.headline = "The engine waits for your choice; the usual pick is shown."
         sug.orders.append(Order(a, _describe(state, a), state.pending.prompt or ""))
         return _done(sug, start)
+
+    def attacker(setting: str) -> DoctrinePolicy:
+        return mem.attacker(plan_state, key, setting)
+
+    waiting = None
+    if plan in SETTINGS and choice is not None and _idle(attacker(plan)):
+        waiting, plan = plan, WAIT  # the best setting attacks nothing this turn: waiting
+        choice.values[WAIT], choice.samples[WAIT] = choice.values[waiting], choice.samples[waiting]
+        choice.ending = choice.ending | {k for k in SETTINGS if _idle(attacker(k))}
+    sug.plan = plan
+    if acting:
+        mem.commit(plan_state, key, waiting or (plan if plan in SETTINGS else None), plan)
     sug.headline = _headline(choice, plan)
-    attack = _best_attack(choice) if plan == END else plan
-    if plan == END:
-        _end_order(sug, state, seat)
-    if attack is None and choice is not None:
-        attack = _all_in(bot, plan_state, choice, start + seconds * 0.9)
+    attack = plan
+    if plan in (END, WAIT):
+        if plan == END:
+            _end_order(sug, state, seat)
+        else:
+            _wait_order(sug, state, seat, attacker)
+        attack = _best_attack(choice, attacker, bot, plan_state, start + seconds * 0.9)
     if attack is None:
         sug.why = _cover_note(state)
         return _done(sug, start)
-    policy = mem.plan_turn(plan_state, key, attack, plan)
-    orders, waits = _next_orders(state, plan_state, seat, policy, max_orders)
+    orders, waits = _next_orders(state, plan_state, seat, attacker(attack), max_orders)
     sug.orders += orders
     sug.waits += waits
     if attack != plan:
@@ -225,15 +246,25 @@ def suggest(
     return _done(sug, start)
 
 
+def _idle(policy: DoctrinePolicy) -> bool:
+    """The attacker has nothing to attack this turn: no company with an objective, no
+    runner on its way."""
+    return not policy.active and not policy.runners
+
+
+def _wait_order(sug: Suggestion, state: GameState, seat: str, attacker) -> None:
+    """Waiting: the commander ends the phase, anyone else is told the commander will."""
+    orders, waits = _next_orders(state, _planning_state(state), seat, attacker(SETTINGS[-1]), 1)
+    sug.orders += [o for o in orders if isinstance(o.action, EndPhase)]
+    sug.waits += waits
+
+
 ALL_IN = "doctrine_all_in"
 
 
-def _all_in(bot: LookaheadPolicy, plan_state: GameState, choice, deadline: float) -> str | None:
-    """No setting would attack: the all-out attack on the post reckoned least bad, valued
-    on the same forks' dice as the others (as many as time allows, at least one), so
-    that the student sees what attacking anyway costs."""
-    if bot.ends_at_once(plan_state, "player", ALL_IN):  # no post has sides to assault from
-        return None
+def _all_in(bot: LookaheadPolicy, plan_state: GameState, choice, deadline: float) -> str:
+    """The all-out attack, valued on the same forks' dice as the settings (as many as time
+    allows, at least one), so that the student sees what attacking anyway costs."""
     got = []
     for seed in bot.seeds:
         if got and time.monotonic() > deadline:
@@ -243,10 +274,19 @@ def _all_in(bot: LookaheadPolicy, plan_state: GameState, choice, deadline: float
     return ALL_IN
 
 
-def _best_attack(choice) -> str | None:
-    """The attacking setting worth most this turn (None when the search weighed none)."""
-    got = {k: v for k, v in choice.values.items() if k in SETTINGS and k not in choice.ending}
-    return max(got, key=got.__getitem__) if got else None
+def _best_attack(choice, attacker, bot, plan_state, deadline: float) -> str | None:
+    """The attacking setting worth most this turn; when none would attack anything, the
+    all-out attack; None when even that finds no post to go for."""
+    got = {
+        k: v
+        for k, v in choice.values.items()
+        if k in SETTINGS and k not in choice.ending and not _idle(attacker(k))
+    }
+    if got:
+        return max(got, key=got.__getitem__)
+    if _idle(attacker(ALL_IN)):  # no post has sides to assault it from
+        return None
+    return _all_in(bot, plan_state, choice, deadline)
 
 
 def _trade_off(choice, safe: str, attack: str) -> str:
@@ -342,7 +382,7 @@ def _headline(choice, plan: str) -> str:
     going = {k: v for k, v in choice.values.items() if k not in choice.ending}
     parts = [f"{plan_name(k)} {v:.1f}" for k, v in sorted(going.items(), key=lambda kv: -kv[1])]
     text = f"Best this turn: {PLAN_WORDS.get(plan, plan)}."
-    if len(going) > 1 or (going and END not in going):
+    if len(going) > 1:
         text += (
             f" Expected final score ({choice.rollouts} playouts each, every attack played "
             f"on for up to {LookaheadBudget.horizon} turns and ended at its best turn): "
@@ -356,7 +396,7 @@ def _headline(choice, plan: str) -> str:
         )
     elif choice.ending:
         names = " and ".join(plan_name(k) for k in SETTINGS if k in choice.ending)
-        text += f" {names.capitalize()} would find no post worth attacking and end now."
+        text += f" {names.capitalize()} would find no post worth attacking now."
     if choice.end_mean is not None:
         text += (
             f" Ending now would score {choice.end_mean:.1f} on average "
@@ -588,7 +628,9 @@ def review(
             choice = bot.choose(plan_state, "player")
             seeds = random.Random(turn)  # the bot's fork seeds, drawn again
             forks = [seeds.getrandbits(62) for _ in range(budget.forks)][: choice.rollouts]
-            player = _value_of_orders(plan_state, mine, forks, _best_attack(choice), budget)
+            going = [k for k in SETTINGS if k not in choice.ending] or [SETTINGS[-1]]
+            setting = max(going, key=choice.values.__getitem__)  # what the bot goes on with
+            player = _value_of_orders(plan_state, mine, forks, setting, budget)
             ended = any(isinstance(a, EndGame) for a in mine)
             did = "ended the game" if ended else f"{len(mine)} orders"
             r = TurnReview(turn, choice.chosen, choice.values[choice.chosen], player, did)
