@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import random
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -371,6 +372,13 @@ def _mix(state: GameState) -> int:
     return (state.turn * 1009 + len(state.actions) * 31 + len(state.events)) % (1 << 31)
 
 
+def _error(samples) -> str:
+    """ " ± the standard error" of a mean over playouts (nothing for an exact value)."""
+    if not samples or len(samples) < 2:
+        return ""
+    return f" ± {statistics.stdev(samples) / len(samples) ** 0.5:.1f}"
+
+
 def plan_name(plan: str) -> str:
     """A plan's short name for a sentence ("the bold attack", "ending the game now")."""
     return PLAN_WORDS.get(plan, plan).split(" (")[0]
@@ -380,14 +388,16 @@ def _headline(choice, plan: str) -> str:
     if choice is None:
         return f"Plan for this turn: {PLAN_WORDS.get(plan, plan)}."
     going = {k: v for k, v in choice.values.items() if k not in choice.ending}
-    parts = [f"{plan_name(k)} {v:.1f}" for k, v in sorted(going.items(), key=lambda kv: -kv[1])]
+    parts = [
+        f"{plan_name(k)} {v:.1f}{_error(choice.samples.get(k))}"
+        for k, v in sorted(going.items(), key=lambda kv: -kv[1])
+    ]
     text = f"Best this turn: {PLAN_WORDS.get(plan, plan)}."
     if len(going) > 1:
         text += (
-            f" Expected final score ({choice.rollouts} playouts each, every attack played "
-            f"on for up to {LookaheadBudget.horizon} turns and ended at its best turn): "
-            + ", ".join(parts)
-            + "."
+            f" Expected final score ({choice.rollouts} playouts each, ± one standard error; "
+            f"every attack played on for up to {LookaheadBudget.horizon} turns and ended "
+            "at its best turn): " + ", ".join(parts) + "."
         )
     if choice.ending == set(SETTINGS):
         text += (
