@@ -23,53 +23,53 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from hexclass.classroom.combined_arms import Options, apply, check, new_game
-from hexclass.classroom.combined_arms.actions import EndGame
+from hexclass.classroom.combined_arms import Options, check, new_game
 from hexclass.classroom.combined_arms.bots import PassivePolicy, state_seat
-from hexclass.classroom.combined_arms.bots.base import _close_phase
+from hexclass.classroom.combined_arms.bots.base import _close_phase, play_out
 from hexclass.classroom.combined_arms.bots.coach import CoachMemory, suggest
-from hexclass.classroom.combined_arms.outlook import end_value
-from hexclass.classroom.combined_arms.simulate import Z95
+from hexclass.classroom.combined_arms.simulate import Z95, expected_at_end
 from hexclass.classroom.combined_arms.victory import WIN
 
 MAX_ACTIONS = 20 * 2 * 66
 
 
+class CoachFollower:
+    """A student who plays the coach's first order at every step, its memory kept."""
+
+    def __init__(self, rollouts: int):
+        self.rollouts, self.memory = rollouts, CoachMemory()
+        self.looks: list[float] = []  # seconds of the suggestions that looked ahead
+        self.rest: list[float] = []  # and of the others
+        self.refused = 0
+
+    def act(self, state, seat):
+        s = suggest(state, seat, seconds=3600, rollouts=self.rollouts, memory=self.memory)
+        (self.looks if s.values else self.rest).append(s.seconds)
+        a = s.orders[0].action if s.orders else _close_phase(state, seat)
+        if check(state, a) is not None:  # never expected: counted, and the phase ends
+            self.refused += 1
+            return _close_phase(state, seat)
+        return a
+
+
 def play(seed: int, follow: bool, rollouts: int) -> dict:
     """One game: the coach's first order at every step (``follow``), or passive."""
-    g = new_game(seed, Options(auto_decisions=True))
-    seat = state_seat(g)
-    passive = PassivePolicy(None)
-    worth, memory, looks, rest, refused = None, CoachMemory(), [], [], 0
+    fresh = lambda: new_game(seed, Options(auto_decisions=True))  # noqa: E731
+    g = fresh()
+    pol = CoachFollower(rollouts) if follow else PassivePolicy(None)
     t = time.process_time()
-    for _ in range(MAX_ACTIONS):
-        if g.over:
-            break
-        if follow:
-            s = suggest(g, seat, seconds=3600, rollouts=rollouts, memory=memory)
-            (looks if s.values else rest).append(s.seconds)
-            a = s.orders[0].action if s.orders else _close_phase(g, seat)
-            if check(g, a) is not None:  # never expected: counted, and the phase ends
-                refused += 1
-                a = _close_phase(g, seat)
-        else:
-            a = passive.act(g, seat)
-        if isinstance(a, EndGame):
-            worth = end_value(g)[0]
-        apply(g, a)
-    while not g.over:
-        apply(g, _close_phase(g, seat))
+    play_out(g, pol, state_seat(g), MAX_ACTIONS)
     return {
         "seed": seed,
         "follow": follow,
-        "worth": float(g.result.total) if worth is None else worth,
+        "worth": expected_at_end(g, fresh),
         "score": g.result.total,
         "turns": g.result.turns,
         "broken": [g.enemy_platoons_broken, len(g.broken_friendly())],
         "cpu": time.process_time() - t,
-        "looks": looks,
-        "rest": rest,
-        "refused": refused,
+        "looks": getattr(pol, "looks", []),
+        "rest": getattr(pol, "rest", []),
+        "refused": getattr(pol, "refused", 0),
     }
 
 

@@ -30,13 +30,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import ca_doctrine
 
-from hexclass.classroom.combined_arms import Options, apply, new_game
-from hexclass.classroom.combined_arms.actions import EndGame
+from hexclass.classroom.combined_arms import Options, new_game
 from hexclass.classroom.combined_arms.bots import state_seat
-from hexclass.classroom.combined_arms.bots.base import _close_phase
+from hexclass.classroom.combined_arms.bots.base import play_out
 from hexclass.classroom.combined_arms.bots.lookahead import LookaheadBudget, LookaheadPolicy
-from hexclass.classroom.combined_arms.outlook import end_value
-from hexclass.classroom.combined_arms.simulate import Z95
+from hexclass.classroom.combined_arms.simulate import Z95, expected_at_end
 from hexclass.classroom.combined_arms.victory import WIN
 
 MAX_ACTIONS = 20 * 2 * 66
@@ -51,25 +49,18 @@ def stopper(base: str, seed: int, forks: int, horizon: int, margin: float) -> Lo
 
 def one_game(args) -> tuple:
     name, seed, base, forks, horizon, margin = args
-    g = new_game(seed, Options(auto_decisions=True))
+    fresh = lambda: new_game(seed, Options(auto_decisions=True))  # noqa: E731
+    g = fresh()
     seat = state_seat(g)
     pol = (
         ca_doctrine.policy(name) if margin is None else stopper(base, seed, forks, horizon, margin)
     )
-    t, worth = time.process_time(), None
-    for _ in range(MAX_ACTIONS):
-        if g.over:
-            break
-        a = pol.act(g, seat)
-        if isinstance(a, EndGame):
-            worth = end_value(g)[0]
-        apply(g, a)
-    while not g.over:
-        apply(g, _close_phase(g, seat))
+    t = time.process_time()
+    play_out(g, pol, seat, MAX_ACTIONS)
     return (
         name,
         seed,
-        float(g.result.total) if worth is None else worth,
+        expected_at_end(g, fresh),
         g.result.turns,
         g.enemy_platoons_broken,
         len(g.broken_friendly()),
