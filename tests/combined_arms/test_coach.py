@@ -163,6 +163,7 @@ def test_ending_is_weighed_against_the_attacks_and_says_what_is_left(seed):
     assert s.plan == "end", s.lines()
     ends = [o for o in s.orders if isinstance(o.action, EndGame)]
     assert len(ends) == 1 and s.orders[0] is ends[0], s.lines()
+    assert not any(isinstance(o.action, EndPhase) for o in s.orders), s.lines()
     assert "ending the game now" in s.headline and 'CA "Victory"' in s.headline
     covered = (
         "The enemy posts cover each other. Even ",

@@ -234,6 +234,8 @@ def suggest(
         sug.why = _cover_note(state)
         return _done(sug, start)
     orders, waits = _next_orders(state, plan_state, seat, attacker(attack), max_orders)
+    if attack != plan:  # the attack weighed beside ending or waiting: its own steps only
+        orders = [o for o in orders if not isinstance(o.action, (EndPhase, EndGame))]
     sug.orders += orders
     sug.waits += waits
     if attack != plan:
