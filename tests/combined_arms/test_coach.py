@@ -172,7 +172,7 @@ def test_ending_is_weighed_against_the_attacks_and_says_what_is_left(seed):
     )
     assert s.why == _cover_note(g) and s.why.startswith(covered), s.why
     assert "is worth as much as attacking here" in s.headline, s.headline
-    assert "attacking costs" in s.headline or "attacking may gain" in s.headline
+    assert "so attacking costs " in s.headline or "so attacking may gain " in s.headline
     if "No attack the bot would make is left" in s.headline:  # then the all-out attack
         assert "for the all-out attack (" in s.headline, s.headline
     acting = any(not isinstance(o.action, (EndPhase, EndGame)) for o in s.orders)

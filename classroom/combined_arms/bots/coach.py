@@ -306,12 +306,15 @@ def _trade_off(choice, safe: str, attack: str) -> str:
         else " In none of the playouts did it do better."
     )
     cost = safe_value - attack_value
-    verdict = (
-        f"so attacking costs {cost:.1f} on average"
-        if cost >= 0
-        else f"so attacking may gain {-cost:.1f} on average over these {len(got)} playouts, "
-        "a gain the bot's own plans do not count on"
-    )
+    if cost >= 0.05:
+        verdict = f"so attacking costs {cost:.1f} on average"
+    elif cost <= -0.05:
+        verdict = (
+            f"so attacking may gain {-cost:.1f} on average over these {len(got)} playouts, "
+            "a gain the bot's own plans do not count on"
+        )
+    else:
+        verdict = f"so attacking costs nothing on average over these {len(got)} playouts"
     return (
         f" {plan_name(safe).capitalize()} is worth as much as attacking here: "
         f"{safe_value:.1f} against {attack_value:.1f} for {PLAN_WORDS[attack]}, "
