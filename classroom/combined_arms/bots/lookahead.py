@@ -17,7 +17,8 @@ weighs:
   stop at any of them.
 
 It plays the turn with the best setting, or ends the game when going on is worth no more
-than ending now plus ``margin``. The best of several noisy means reads too high; the
+than ending now plus ``margin``. A setting that would end the game as its first order (no
+post worth attacking, too many platoons lost, past turn 18) is ending, not going on. The best of several noisy means reads too high; the
 studies set ``margin`` at -0.25 anyway (going on unless it reads 0.25 below ending),
 which played longer for as much (``docs/performance-notes.md``, "2026-11-26 night").
 The budget counts forks, not seconds, so a game with ``best`` is reproducible;
