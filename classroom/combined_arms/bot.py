@@ -9,7 +9,7 @@ and saved notebooks keep working.
 
 >>> from hexclass.classroom.combined_arms.bot import POLICIES
 >>> sorted(POLICIES)
-['approach', 'approach_best', 'best', 'bold', 'company', 'passive', 'random', 'steady']
+['approach', 'approach_best', 'best', 'bold', 'company', 'doctrine_bold', 'doctrine_close', 'doctrine_run', 'passive', 'random', 'search', 'steady']
 """
 
 from __future__ import annotations
