@@ -111,51 +111,54 @@ class Suggestion:
 
 
 class CoachMemory:
-    """What ``best`` remembers of a game from turn to turn, kept for the coach.
+    """The attacker ``best`` plays, as it has played this game so far, kept for the coach.
 
-    The doctrine attacker carries memory across turns: each company's objective, the
-    turns it has waited staged (it closes after ``max_wait``), how long an attack has not
-    come nearer (it is given up after ``patience``), the runners sent to exploit. A coach
-    that forgot them would keep a company staged for ever. The coach panel keeps one
-    memory per game: the attacker makes its plan once a turn, at the first suggestion of
-    the turn, with the setting the lookahead chose, as ``best`` does when it plays.
+    The doctrine attacker carries memory: each company's objective, the turns it has
+    waited staged (it closes after ``max_wait``), how long an attack has not come nearer
+    (it is given up after ``patience``), the runners sent to exploit, and within a phase
+    the platoons already given an order and the fire planned. A coach that forgot them
+    would keep a company staged for ever. The coach panel keeps one memory per game; at
+    each new position it is asked about, the attacker gives its order there once, with the
+    setting the lookahead chose at the turn's start, as ``best`` does when it plays.
     """
 
     def __init__(self):
         self.game: int | None = None
         self.policy: DoctrinePolicy = doctrine_policy(SETTINGS[-1])
-        self.before: DoctrinePolicy = copy.deepcopy(self.policy)  # as the turn began
-        self.planned: tuple | None = None  # the (game, turn) the policy has planned
-        self.plan: str | None = None  # the setting (or the ending) chosen for it
+        self.before: DoctrinePolicy = copy.deepcopy(self.policy)  # before its order here
+        self.version: tuple | None = None  # the position (game, actions) it last acted at
+        self.chosen: tuple | None = None  # the (game, turn) whose setting was chosen
+        self.plan: str | None = None  # that setting, the waiting or the ending
 
-    def turn_of(self, state: GameState) -> tuple:
-        """This game's turn; a new game (another seed) starts the memory afresh."""
+    def sync(self, state: GameState) -> tuple:
+        """The position in hand; a new game (another seed) starts the memory afresh."""
         if self.game != state.seed:
             self.__init__()
             self.game = state.seed
-        key = (state.seed, state.turn)
-        if self.planned != key:
+        version = (state.seed, len(state.actions))
+        if version != self.version:
             self.before = copy.deepcopy(self.policy)
-        return key
+        return version
 
-    def attacker(self, plan_state: GameState, key: tuple, setting: str) -> DoctrinePolicy:
-        """A copy of the attacker playing ``setting`` for the rest of this turn: its plan
-        for the turn made (on the copy) unless the memory has made it already."""
-        pol = copy.deepcopy(self.policy)
+    def attacker(self, plan_state: GameState, setting: str) -> DoctrinePolicy:
+        """A copy of the attacker as it stands before its order here, playing ``setting``;
+        its plan for the turn made if the memory missed the turn's start."""
+        pol = copy.deepcopy(self.before)
         pol.k, pol.name = PRESETS[setting], setting
-        if self.planned != key:
+        pol.carry_to(plan_state)
+        if (pol._turn or (None, None))[1] != plan_state.turn and not turn_start(
+            plan_state, "player"
+        ):
+            pol._turn = (plan_state.uid, plan_state.turn)
             pol.plan(plan_state)
-        pol._turn = (plan_state.uid, plan_state.turn)  # planned: it does not plan again
         return pol
 
-    def commit(self, plan_state: GameState, key: tuple, setting: str | None, plan: str) -> None:
-        """The turn's choice: the memory makes its plan with ``setting``, once a turn (as
-        ``best`` does when it plays); an ending (``setting`` None) leaves it unplanned."""
-        if setting is not None and self.planned != key:
-            self.policy.k, self.policy.name = PRESETS[setting], setting
-            self.policy.plan(plan_state)
-            self.planned = key
-        self.plan = plan
+    def advance(self, plan_state: GameState, version: tuple, setting: str) -> None:
+        """The attacker gives its order at this position, once (however often asked)."""
+        if self.version != version:
+            self.policy = self.attacker(plan_state, setting)
+            self.policy.act(plan_state, "player")
+            self.version = version
 
 
 def _planning_state(state: GameState) -> GameState:
@@ -184,13 +187,13 @@ def suggest(
     rng = random.Random(seed if seed is not None else _mix(state))
     plan_state = _planning_state(state)
     mem = memory if memory is not None else CoachMemory()
-    key = mem.turn_of(state)
+    version, turn = mem.sync(state), (state.seed, state.turn)
     bot = LookaheadPolicy(rng, LookaheadBudget(forks=rollouts, seconds=seconds * 0.8))
     acting = state.phase in ("friendly_move", "friendly_fire") and state.pending is None
-    known = mem.planned == key and mem.plan in SETTINGS
+    known = mem.chosen == turn and mem.plan in SETTINGS
     choice = None
     if acting and not state.over and not known:
-        bot.inner = copy.deepcopy(mem.before)  # the forks remember what best would
+        bot.inner = mem.before  # the forks copy it: they play on as best would
         choice = bot.choose(plan_state, "player")
     plan = mem.plan if known else choice.chosen if choice is not None else SETTINGS[-1]
     sug = Suggestion([], plan, "", seconds=0.0)
@@ -212,16 +215,24 @@ def suggest(
         return _done(sug, start)
 
     def attacker(setting: str) -> DoctrinePolicy:
-        return mem.attacker(plan_state, key, setting)
+        return mem.attacker(plan_state, setting)
+
+    def idle(setting: str) -> bool:  # after the plan it makes here
+        probe = attacker(setting)
+        probe.act(plan_state, "player")
+        return _idle(probe)
 
     waiting = None
-    if plan in SETTINGS and choice is not None and _idle(attacker(plan)):
+    if plan in SETTINGS and choice is not None and idle(plan):
         waiting, plan = plan, WAIT  # the best setting attacks nothing this turn: waiting
         choice.values[WAIT], choice.samples[WAIT] = choice.values[waiting], choice.samples[waiting]
-        choice.ending = choice.ending | {k for k in SETTINGS if _idle(attacker(k))}
+        choice.ending = choice.ending | {k for k in SETTINGS if idle(k)}
     sug.plan = plan
     if acting:
-        mem.commit(plan_state, key, waiting or (plan if plan in SETTINGS else None), plan)
+        mem.chosen, mem.plan = turn, plan
+        setting = waiting or (plan if plan in SETTINGS else None)
+        if setting is not None:  # the attacker gives its order here, as best's would
+            mem.advance(plan_state, version, setting)
     sug.headline = _headline(choice, plan)
     attack = plan
     if plan in (END, WAIT):
@@ -229,7 +240,7 @@ def suggest(
             _end_order(sug, state, seat)
         else:
             _wait_order(sug, state, seat, attacker)
-        attack = _best_attack(choice, attacker, bot, plan_state, start + seconds * 0.9)
+        attack = _best_attack(choice, idle, bot, plan_state, start + seconds * 0.9)
     if attack is None:
         sug.why = _cover_note(state)
         return _done(sug, start)
@@ -277,17 +288,17 @@ def _all_in(bot: LookaheadPolicy, plan_state: GameState, choice, deadline: float
     return ALL_IN
 
 
-def _best_attack(choice, attacker, bot, plan_state, deadline: float) -> str | None:
+def _best_attack(choice, idle, bot, plan_state, deadline: float) -> str | None:
     """The attacking setting worth most this turn; when none would attack anything, the
     all-out attack; None when even that finds no post to go for."""
     got = {
         k: v
         for k, v in choice.values.items()
-        if k in SETTINGS and k not in choice.ending and not _idle(attacker(k))
+        if k in SETTINGS and k not in choice.ending and not idle(k)
     }
     if got:
         return max(got, key=got.__getitem__)
-    if _idle(attacker(ALL_IN)):  # no post has sides to assault it from
+    if idle(ALL_IN):  # no post has sides to assault it from
         return None
     return _all_in(bot, plan_state, choice, deadline)
 

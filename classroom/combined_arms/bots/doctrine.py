@@ -182,6 +182,15 @@ class DoctrinePolicy:
             return a
         return _close_phase(state, seat)
 
+    def carry_to(self, state) -> None:
+        """Carry the turn's plan and the phase's bookkeeping over to ``state``, another copy
+        of the same game at the same turn and phase (a copy has a ``uid`` of its own): the
+        coach plays one attacker across the copies it plans on, as ``best`` plays it."""
+        if self._turn is not None and self._turn[1] == state.turn:
+            self._turn = (state.uid, state.turn)
+        if self._phase is not None and self._phase[1:] == (state.turn, state.phase):
+            self._phase = (state.uid, state.turn, state.phase)
+
     # --- reading the board ----------------------------------------------------------------------
     def company(self, state, c):
         return [
