@@ -2,10 +2,12 @@
 
 :func:`suggest` asks the attacker ``best`` (:mod:`.lookahead`) what going on is worth
 with each doctrine setting (:mod:`.doctrine`) and what ending now would score, then takes
-the chosen setting's next orders for the seat and says why: the expected final score against ending now (CA "Victory"), the
-exact odds of a fire order (CA "Fire Attacks"), the chance enemy fire hits a hex a
-platoon moves into (CA "Enemy Fire", with the chance an unrevealed post is real, CA
-"Enemy Decisions"), and what a company waits for before it closes in. Everything is
+the chosen setting's next orders for the seat and says why: the expected final score
+against ending now (CA "Victory"), the exact odds of a fire order (CA "Fire Attacks"),
+the chance enemy fire hits a hex a platoon moves into (CA "Enemy Fire", with the chance
+an unrevealed post is real, CA "Enemy Decisions"), and what each company is doing (staging,
+closing, assaulting) and on which post. When ending or waiting is the pick, it still shows
+the best attack, with what it costs and may gain. Everything is
 worked out on planning copies: the game's dice are never read or moved.
 
 :func:`review` replays a finished game turn by turn and marks the turns where what the
