@@ -27,8 +27,8 @@ def test_suggest_shows_orders_with_reasons_and_selects_the_platoon(
         timeout=60_000,
     )
     text = page.locator(".hexclass-coach").first.inner_text()
-    page.locator(".hexclass-coach").first.scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts / "coach-suggest-turn-1.png"))
+    # the whole page (the panel may be redrawn as the selection follows: no scrolling to it)
+    page.screenshot(path=str(artifacts / "coach-suggest-turn-1.png"), full_page=True)
     # turn 1: an attack, or, on this board where every post is covered, waiting (the
     # old coach said "the careful plan" or "sitting this turn out")
     assert "Best this turn: the " in text or "Best this turn: waiting this turn" in text
