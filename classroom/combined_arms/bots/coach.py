@@ -148,11 +148,7 @@ class CoachMemory:
         pol = copy.deepcopy(self.before)
         pol.k, pol.name = PRESETS[setting], setting
         pol.carry_to(plan_state)
-        if (pol._turn or (None, None))[1] != plan_state.turn and not turn_start(
-            plan_state, "player"
-        ):
-            pol._turn = (plan_state.uid, plan_state.turn)
-            pol.plan(plan_state)
+        pol.plan_if_missed(plan_state)
         return pol
 
     def advance(self, plan_state: GameState, version: tuple, setting: str) -> None:

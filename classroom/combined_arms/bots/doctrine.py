@@ -191,6 +191,14 @@ class DoctrinePolicy:
         if self._phase is not None and self._phase[1:] == (state.turn, state.phase):
             self._phase = (state.uid, state.turn, state.phase)
 
+    def plan_if_missed(self, state) -> None:
+        """Make this turn's plan on ``state``, met after the turn's start, if it was not
+        made at the start (the coach asked first mid-turn; ``act`` plans only at the start)."""
+        at_start = state.phase == "friendly_move" and not state.acted_this_turn
+        if (self._turn or (None, None))[1] != state.turn and not at_start:
+            self._turn = (state.uid, state.turn)
+            self.plan(state)
+
     # --- reading the board ----------------------------------------------------------------------
     def company(self, state, c):
         return [
